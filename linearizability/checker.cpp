@@ -1,0 +1,157 @@
+#include "linearizability/checker.hpp"
+
+#include <omp.h>
+
+#include <thread>
+
+#include "linearizability/detail/search.hpp"
+#include "linearizability/detail/shrink.hpp"
+#include "linearizability/partition.hpp"
+
+namespace warpcheck {
+
+std::string_view verdict_name(Verdict v) {
+  switch (v) {
+    case Verdict::Linearizable: return "LINEARIZABLE";
+    case Verdict::Violation: return "VIOLATION";
+    case Verdict::Unknown: return "UNKNOWN";
+  }
+  return "?";
+}
+
+int verdict_exit_code(Verdict v) { return v == Verdict::Linearizable ? 0 : v == Verdict::Violation ? 1 : 2; }
+
+namespace {
+
+using detail::Budget;
+using detail::Search;
+using detail::SearchOutcome;
+using detail::SearchResult;
+using Clock = std::chrono::steady_clock;
+
+Clock::time_point after(double seconds) {
+  const auto now = Clock::now();
+  if (seconds <= 0 || seconds > 1e8) return seconds <= 0 ? now : Clock::time_point::max();
+  return now + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
+}
+
+template <class Model>
+Counterexample refute(const History& h, const Partitions& parts, size_t part, const CheckOptions& opt,
+                      Clock::time_point deadline, Search<Model>& search) {
+  Counterexample cx;
+  cx.shrunk_from = parts.size(part);
+  if (parts.by_key) cx.key = parts.key[part];
+  cx.ops.assign(parts.ops.begin() + long(parts.begin[part]), parts.ops.begin() + long(parts.begin[part + 1]));
+  if (!opt.shrink) return cx;
+  Budget budget;
+  budget.deadline = std::min(deadline, after(opt.shrink_seconds));
+  budget.memory_limit = opt.memory_limit_bytes;
+  detail::Shrinker<Model> shrinker(h, search, budget);
+  cx.ops = shrinker.shrink(std::move(cx.ops), cx.minimal);
+  // Explaining tracks the longest partial linearization of every operation,
+  // quadratic in depth: affordable on a shrunk history only.
+  if (cx.ops.size() <= 256) {
+    Budget explain_budget;
+    explain_budget.deadline = after(std::max(1.0, opt.shrink_seconds));
+    SearchResult r = search.run(h, cx.ops, explain_budget, /*explain=*/true);
+    if (r.outcome == SearchOutcome::Violation) {
+      // The search numbers operations in invocation order, as cx.ops is.
+      cx.longest_with = std::move(r.longest_with);
+    }
+  }
+  return cx;
+}
+
+std::string describe_stuck(const Partitions& parts, size_t p, const SearchResult& r) {
+  std::string s = parts.by_key ? "key " + std::to_string(parts.key[p]) : std::string("the whole history");
+  return s + " (" + std::to_string(parts.size(p)) + " ops, longest partial linearization " + std::to_string(r.deepest) +
+         ", " + std::to_string(r.steps) + " steps)";
+}
+
+template <class Model>
+CheckResult check_typed(const History& h, const CheckOptions& opt) {
+  const auto started = Clock::now();
+  CheckResult result;
+  result.operations = h.ops.size();
+  Budget budget;
+  budget.deadline = after(opt.timeout_seconds);
+  budget.memory_limit = opt.memory_limit_bytes;
+
+  const Partitions parts = partition_history(h, opt.partition && Model::partition_by_key);
+  const size_t count = parts.count();
+  result.partitions = count;
+  result.algorithm = "wing-gong-lowe search (just-in-time, memoized)";
+  result.algorithm += parts.by_key ? ", partitioned by key into " + std::to_string(count) + " parts" : ", unpartitioned";
+
+  // Largest parts first, for load balance.
+  std::vector<uint32_t> schedule(count);
+  for (uint32_t i = 0; i < count; ++i) schedule[i] = i;
+  std::stable_sort(schedule.begin(), schedule.end(), [&](uint32_t a, uint32_t b) { return parts.size(a) > parts.size(b); });
+
+  unsigned threads = opt.threads ? opt.threads : std::max(1u, std::thread::hardware_concurrency());
+  threads = unsigned(std::max<size_t>(1, std::min<size_t>(threads, count)));
+  std::vector<Search<Model>> searches(threads);
+  std::vector<SearchResult> results(count);
+  std::vector<std::string> errors(threads);
+
+#pragma omp parallel for schedule(dynamic, 16) num_threads(threads)
+  for (size_t i = 0; i < count; ++i) {
+    const int t = omp_get_thread_num();
+    const uint32_t p = schedule[i];
+    try {
+      results[p] = searches[t].run(h, std::span<const uint32_t>(parts.ops.data() + parts.begin[p], parts.size(p)), budget);
+    } catch (const std::bad_alloc&) {
+      results[p].outcome = SearchOutcome::OutOfMemory;
+      budget.cancelled = true;
+    }
+    if (results[p].outcome == SearchOutcome::Violation) budget.cancelled = true;
+  }
+
+  std::optional<size_t> refuted, undecided;
+  for (size_t p = 0; p < count; ++p) {
+    result.steps += results[p].steps;
+    switch (results[p].outcome) {
+      case SearchOutcome::Linearizable: ++result.partitions_linearizable; break;
+      case SearchOutcome::Violation:
+        if (!refuted || parts.size(p) < parts.size(*refuted)) refuted = p;
+        break;
+      default:
+        if (!undecided || results[p].outcome != SearchOutcome::Cancelled) undecided = p;
+    }
+  }
+
+  if (refuted) {
+    result.verdict = Verdict::Violation;
+    result.counterexample = refute(h, parts, *refuted, opt, budget.deadline, searches[0]);
+    const Counterexample& cx = *result.counterexample;
+    result.reason = "no linearization exists for " + std::to_string(cx.ops.size()) + " operation(s)" +
+                    (cx.key ? " on key " + std::to_string(*cx.key) : std::string()) + (cx.minimal ? " (minimal)" : " (not shrunk to minimal)");
+  } else if (undecided) {
+    result.verdict = Verdict::Unknown;
+    const SearchResult& r = results[*undecided];
+    result.reason = std::string(r.outcome == SearchOutcome::OutOfMemory ? "memory budget" : "time budget") + " ran out: " +
+                    std::to_string(result.partitions_linearizable) + " of " + std::to_string(count) +
+                    " parts proved linearizable, none refuted; stuck on " + describe_stuck(parts, *undecided, r);
+  } else {
+    result.verdict = Verdict::Linearizable;
+    std::vector<std::vector<uint32_t>> orders(count);
+    for (size_t p = 0; p < count; ++p) orders[p] = std::move(results[p].order);
+    result.witness = merge_orders(h, orders);
+  }
+  if (h.meta.incomplete) {
+    result.recorded_part = result.verdict;
+    result.verdict = Verdict::Unknown;
+    result.reason = "the run is incomplete (a log buffer overflowed and records were lost), so no verdict is sound; "
+                    "the recorded part alone is " + std::string(verdict_name(*result.recorded_part));
+  }
+  result.seconds = std::chrono::duration<double>(Clock::now() - started).count();
+  return result;
+}
+
+}  // namespace
+
+CheckResult check_history(const History& h, const CheckOptions& options) {
+  return visit_model(h.meta.model, [&](auto model) { return check_typed<decltype(model)>(h, options); });
+}
+
+}  // namespace warpcheck

@@ -1,0 +1,59 @@
+// Deciding linearizability of a history against its model.
+//
+// The history is split by key where the model allows it (a history is
+// linearizable iff each per-key sub-history is: P-compositionality), the
+// parts are searched in parallel, and the verdict is one of:
+//  - LINEARIZABLE, with a witness order of every operation that took effect;
+//  - VIOLATION, with a shrunk sub-history that is still not linearizable and,
+//    per operation in it, the longest partial linearization the search found;
+//  - UNKNOWN, with the reason (budget spent, incomplete run) and progress.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "linearizability/history.hpp"
+
+namespace warpcheck {
+
+enum class Verdict { Linearizable, Violation, Unknown };
+
+std::string_view verdict_name(Verdict v);
+int verdict_exit_code(Verdict v);  // 0, 1, 2
+
+struct CheckOptions {
+  double timeout_seconds = 60;      // whole check, shrinking included
+  double shrink_seconds = 10;       // at most this much of it spent shrinking
+  size_t memory_limit_bytes = size_t(4) << 30;
+  unsigned threads = 0;             // 0: one per core
+  bool partition = true;            // split by key where the model allows
+  bool shrink = true;
+};
+
+struct Counterexample {
+  std::vector<uint32_t> ops;        // history indices, in invocation order
+  bool minimal = false;             // removing any one op makes it linearizable
+  size_t shrunk_from = 0;           // size of the refuted partition
+  std::optional<int64_t> key;       // the partition's key, when partitioned
+  // For each op of `ops` (same position): the longest partial linearization
+  // that contained it, as history indices in order.
+  std::vector<std::vector<uint32_t>> longest_with;
+};
+
+struct CheckResult {
+  Verdict verdict = Verdict::Unknown;
+  std::string algorithm;            // which checker decided
+  std::string reason;               // UNKNOWN: why; VIOLATION: a one-line summary
+  std::vector<uint32_t> witness;    // LINEARIZABLE: history indices in a valid order
+  std::optional<Counterexample> counterexample;
+  // UNKNOWN because the run was incomplete: what the recorded part gave.
+  std::optional<Verdict> recorded_part;
+  size_t operations = 0, partitions = 0, partitions_linearizable = 0;
+  uint64_t steps = 0;               // model steps tried, all partitions
+  double seconds = 0;
+};
+
+CheckResult check_history(const History& h, const CheckOptions& options = {});
+
+}  // namespace warpcheck

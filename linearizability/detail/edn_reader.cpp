@@ -1,0 +1,142 @@
+#include "linearizability/detail/edn_reader.hpp"
+
+#include <cctype>
+
+namespace warpcheck::detail {
+
+const EdnValue* EdnValue::get(std::string_view name) const {
+  if (type != Type::Map) return nullptr;
+  for (size_t i = 0; i + 1 < items.size(); i += 2)
+    if (items[i].is_keyword(name)) return &items[i + 1];
+  return nullptr;
+}
+
+char EdnReader::advance() {
+  char c = s_[pos_++];
+  if (c == '\n') { ++line_; col_ = 1; } else { ++col_; }
+  return c;
+}
+
+void EdnReader::skip_space() {
+  while (pos_ < s_.size()) {
+    char c = s_[pos_];
+    if (std::isspace(static_cast<unsigned char>(c)) || c == ',') {
+      advance();
+    } else if (c == ';') {
+      while (pos_ < s_.size() && s_[pos_] != '\n') advance();
+    } else {
+      break;
+    }
+  }
+}
+
+bool EdnReader::next(EdnValue& out) {
+  skip_space();
+  if (pos_ >= s_.size()) return false;
+  read(out, 0);
+  return true;
+}
+
+void EdnReader::read_sequence(EdnValue& out, char close, int depth) {
+  while (true) {
+    skip_space();
+    if (pos_ >= s_.size()) fail(std::string("unterminated collection, expected '") + close + "'");
+    if (s_[pos_] == close) { advance(); return; }
+    if (s_[pos_] == '#' && pos_ + 1 < s_.size() && s_[pos_ + 1] == '_') {  // discard
+      advance(); advance();
+      EdnValue ignored;
+      skip_space();
+      if (pos_ >= s_.size()) fail("#_ at end of input");
+      read(ignored, depth + 1);
+      continue;
+    }
+    out.items.emplace_back();
+    read(out.items.back(), depth + 1);
+  }
+}
+
+void EdnReader::read(EdnValue& out, int depth) {
+  if (depth > 64) fail("nesting deeper than 64 levels");
+  skip_space();
+  if (pos_ >= s_.size()) fail("unexpected end of input");
+  out.line = line_;
+  out.column = col_;
+  char c = s_[pos_];
+  using T = EdnValue::Type;
+  switch (c) {
+    case '{': advance(); out.type = T::Map; read_sequence(out, '}', depth);
+      if (out.items.size() % 2) fail("map with an odd number of forms");
+      return;
+    case '[': advance(); out.type = T::Vector; read_sequence(out, ']', depth); return;
+    case '(': advance(); out.type = T::List; read_sequence(out, ')', depth); return;
+    case '}': case ']': case ')': fail(std::string("unexpected '") + c + "'");
+    case '#': {
+      advance();
+      if (pos_ < s_.size() && s_[pos_] == '{') { advance(); out.type = T::Set; read_sequence(out, '}', depth); return; }
+      // Tagged literal: skip the tag symbol, read the form it tags.
+      size_t start = pos_;
+      while (pos_ < s_.size() && !std::isspace(static_cast<unsigned char>(s_[pos_])) && s_[pos_] != '{' && s_[pos_] != '[' && s_[pos_] != '"' && s_[pos_] != '(') advance();
+      if (pos_ == start) fail("bad dispatch '#'");
+      read(out, depth + 1);
+      return;
+    }
+    case '"': {
+      advance();
+      out.type = T::String;
+      while (true) {
+        if (pos_ >= s_.size()) fail("unterminated string");
+        char ch = advance();
+        if (ch == '"') return;
+        if (ch == '\\') {
+          if (pos_ >= s_.size()) fail("unterminated string");
+          char e = advance();
+          out.text += e == 'n' ? '\n' : e == 't' ? '\t' : e == 'r' ? '\r' : e;
+        } else {
+          out.text += ch;
+        }
+      }
+    }
+    default: break;
+  }
+  // A token: number, keyword, or symbol (nil, true, false, others).
+  size_t start = pos_;
+  while (pos_ < s_.size()) {
+    char ch = s_[pos_];
+    if (std::isspace(static_cast<unsigned char>(ch)) || ch == ',' || ch == '{' || ch == '}' || ch == '[' || ch == ']' ||
+        ch == '(' || ch == ')' || ch == '"' || ch == ';')
+      break;
+    advance();
+  }
+  std::string_view tok = s_.substr(start, pos_ - start);
+  if (tok.empty()) fail(std::string("unexpected character '") + c + "'");
+  if (tok[0] == ':') {
+    if (tok.size() == 1) fail("empty keyword");
+    out.type = T::Keyword;
+    out.text = std::string(tok.substr(1));
+    return;
+  }
+  bool numeric = std::isdigit(static_cast<unsigned char>(tok[0])) ||
+                 ((tok[0] == '-' || tok[0] == '+') && tok.size() > 1 && std::isdigit(static_cast<unsigned char>(tok[1])));
+  if (numeric) {
+    std::string_view digits = tok;
+    bool negative = digits[0] == '-';
+    if (digits[0] == '-' || digits[0] == '+') digits.remove_prefix(1);
+    if (!digits.empty() && digits.back() == 'N') digits.remove_suffix(1);  // bigint suffix
+    uint64_t mag = 0;
+    const uint64_t limit = negative ? uint64_t(INT64_MAX) + 1 : uint64_t(INT64_MAX);
+    for (char d : digits) {
+      if (!std::isdigit(static_cast<unsigned char>(d))) fail("unsupported number '" + std::string(tok) + "' (integers only)");
+      if (mag > (limit - uint64_t(d - '0')) / 10) fail("integer '" + std::string(tok) + "' does not fit in 64 bits");
+      mag = mag * 10 + uint64_t(d - '0');
+    }
+    out.type = T::Int;
+    out.integer = negative ? int64_t(0 - mag) : int64_t(mag);
+    return;
+  }
+  if (tok == "nil") { out.type = T::Nil; return; }
+  if (tok == "true" || tok == "false") { out.type = T::Bool; out.integer = tok == "true"; return; }
+  out.type = T::Symbol;
+  out.text = std::string(tok);
+}
+
+}  // namespace warpcheck::detail

@@ -1,0 +1,96 @@
+// A strict cursor over one line of JSON: exactly what the JSON-lines history
+// format needs (objects, strings, exact 64-bit integers, bools, null,
+// arrays), with errors that carry the column. Floats are rejected: nothing
+// in a history is fractional, and reading one as a double would lose bits.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace warpcheck::detail {
+
+class JsonCursor {
+ public:
+  struct Error {
+    size_t column;  // 1-based
+    std::string message;
+  };
+
+  explicit JsonCursor(std::string_view text) : s_(text) {}
+
+  size_t column() const { return pos_ + 1; }
+  [[noreturn]] void fail(const std::string& message) const { throw Error{column(), message}; }
+
+  void skip_space() {
+    while (pos_ < s_.size() && (s_[pos_] == ' ' || s_[pos_] == '\t' || s_[pos_] == '\r' || s_[pos_] == '\n')) ++pos_;
+  }
+  char peek() {
+    skip_space();
+    return pos_ < s_.size() ? s_[pos_] : '\0';
+  }
+  bool at_end() { return peek() == '\0' && pos_ >= s_.size(); }
+  void expect(char c) {
+    if (peek() != c) fail(std::string("expected '") + c + "'" + found());
+    ++pos_;
+  }
+  bool consume(char c) {
+    if (peek() != c) return false;
+    ++pos_;
+    return true;
+  }
+  bool consume_literal(std::string_view lit) {
+    skip_space();
+    if (s_.substr(pos_, lit.size()) != lit) return false;
+    size_t end = pos_ + lit.size();
+    if (end < s_.size() && (std::isalnum(static_cast<unsigned char>(s_[end])) || s_[end] == '_')) return false;
+    pos_ = end;
+    return true;
+  }
+
+  std::string parse_string();
+  uint64_t parse_u64();
+  int64_t parse_i64();
+  bool parse_bool();
+  // Skips any JSON value and returns its exact text.
+  std::string_view skip_value(int depth = 0);
+
+  // Iterates the members of an object: calls on_member(key) with the cursor
+  // placed on the member's value; on_member must consume the value.
+  template <class F>
+  void parse_object(F&& on_member) {
+    expect('{');
+    if (consume('}')) return;
+    do {
+      if (peek() != '"') fail("expected a member name" + found());
+      std::string key = parse_string();
+      expect(':');
+      on_member(key);
+    } while (consume(','));
+    expect('}');
+  }
+
+  // Iterates an array: calls on_item() with the cursor on each element.
+  template <class F>
+  void parse_array(F&& on_item) {
+    expect('[');
+    if (consume(']')) return;
+    do on_item(); while (consume(','));
+    expect(']');
+  }
+
+ private:
+  std::string found() {
+    skip_space();
+    if (pos_ >= s_.size()) return ", found end of line";
+    return std::string(", found '") + s_[pos_] + "'";
+  }
+  // Digits of an integer literal (after an optional '-'); rejects fractions.
+  std::string_view integer_digits();
+  void skip_number();
+
+  std::string_view s_;
+  size_t pos_ = 0;
+};
+
+}  // namespace warpcheck::detail

@@ -1,0 +1,82 @@
+// Memo of visited search configurations: (set of linearized operations,
+// model state). A configuration seen before cannot lead anywhere new, so the
+// search prunes it (Lowe's refinement of Wing & Gong). Only pruning depends
+// on it, so a hash collision costs an equality check, never soundness.
+//
+// The linearized set is stored windowed: every operation below `low` (the
+// first unlinearized one, in call order) is linearized, and none above `high`
+// (the last linearized one) is, so only the bitset words in between are
+// kept. With the just-in-time search, that window is bounded by how many
+// operations overlap, not by the history's length.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <vector>
+
+namespace warpcheck::detail {
+
+template <class State>
+class MemoCache {
+ public:
+  void reset(size_t expected_entries) {
+    size_t cap = 64;
+    while (cap < expected_entries * 2) cap *= 2;
+    if (table_.size() != cap || count_ != 0) table_.assign(cap, Slot{});
+    count_ = 0;
+    words_.clear();
+    states_.clear();
+  }
+
+  // Inserts the configuration; returns false when it was already present.
+  bool insert(uint64_t hash, int32_t low, int32_t high, const uint64_t* bits, const State& state) {
+    hash |= 1;  // 0 marks an empty slot
+    const uint32_t first = uint32_t(low) >> 6;
+    const uint32_t nwords = high >= low ? (uint32_t(high) >> 6) - first + 1 : 0;
+    size_t i = hash & (table_.size() - 1);
+    for (;; i = (i + 1) & (table_.size() - 1)) {
+      const Slot& s = table_[i];
+      if (s.hash == 0) break;
+      if (s.hash == hash && s.low == low && s.high == high && states_[s.state] == state &&
+          std::equal(bits + first, bits + first + nwords, words_.data() + s.words))
+        return false;
+    }
+    table_[i] = Slot{hash, uint32_t(states_.size()), uint64_t(words_.size()), low, high};
+    words_.insert(words_.end(), bits + first, bits + first + nwords);
+    states_.push_back(state);
+    if (++count_ * 2 > table_.size()) grow();
+    return true;
+  }
+
+  size_t size() const { return count_; }
+  size_t bytes() const {
+    return table_.size() * sizeof(Slot) + words_.capacity() * sizeof(uint64_t) + states_.capacity() * sizeof(State);
+  }
+
+ private:
+  struct Slot {
+    uint64_t hash = 0;
+    uint32_t state = 0;
+    uint64_t words = 0;
+    int32_t low = 0, high = 0;
+  };
+
+  void grow() {
+    std::vector<Slot> old(table_.size() * 2);
+    old.swap(table_);
+    for (const Slot& s : old) {
+      if (s.hash == 0) continue;
+      size_t i = s.hash & (table_.size() - 1);
+      while (table_[i].hash != 0) i = (i + 1) & (table_.size() - 1);
+      table_[i] = s;
+    }
+  }
+
+  std::vector<Slot> table_;
+  size_t count_ = 0;
+  std::vector<uint64_t> words_;
+  std::vector<State> states_;
+};
+
+}  // namespace warpcheck::detail

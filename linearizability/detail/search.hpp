@@ -1,0 +1,225 @@
+// The general linearizability search for one (sub-)history: Wing & Gong's
+// backtracking over the operations that may take effect next, in Lowe's
+// just-in-time form (an operation is tried only while no response of an
+// unlinearized operation precedes its invocation), with memoization of
+// visited (linearized set, model state) configurations.
+//
+// Calls and responses form one doubly linked list in time order; linearizing
+// an operation unlinks its two entries, and backtracking relinks them in the
+// reverse order (dancing links), so each step is O(1) besides the model.
+// Touching intervals (a response at the same time as an invocation) count as
+// concurrent: at equal times, invocations come first in the list.
+// Pending operations respond at +infinity: they may take effect or not.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "linearizability/detail/budget.hpp"
+#include "linearizability/detail/memo_cache.hpp"
+#include "linearizability/history.hpp"
+
+namespace warpcheck::detail {
+
+enum class SearchOutcome { Linearizable, Violation, OutOfTime, OutOfMemory, Cancelled };
+
+struct SearchResult {
+  SearchOutcome outcome = SearchOutcome::Violation;
+  std::vector<uint32_t> order;  // Linearizable: history indices in linearization order
+  uint64_t steps = 0;           // model steps tried
+  size_t deepest = 0;           // longest partial linearization reached
+  // Filled in explain mode only: for each operation (by position in the
+  // searched list), the longest partial linearization that contained it.
+  std::vector<std::vector<uint32_t>> longest_with;
+};
+
+template <class Model>
+class Search {
+  using State = typename Model::State;
+
+ public:
+  // Searches the operations `indices` (history indices) of `h`.
+  SearchResult run(const History& h, std::span<const uint32_t> indices, Budget& budget, bool explain = false) {
+    prepare(h, indices);
+    SearchResult result;
+    if (explain) result.longest_with.assign(n_, {});
+    const int64_t* pool = h.key_pool.data();
+    State state = Model::initial();
+    uint64_t hash = 0;
+    int32_t low = 0, high = -1;
+    size_t reported_bytes = 0;
+    stack_.clear();
+    int32_t entry = next_[head()];
+    uint32_t choice = 0;
+    uint64_t iterations = 0;
+    auto finish = [&](SearchOutcome outcome) {
+      budget.memory_used.fetch_sub(reported_bytes, std::memory_order_relaxed);
+      result.outcome = outcome;
+      return result;
+    };
+    while (true) {
+      if ((++iterations & 1023) == 0) {
+        const size_t bytes = cache_.bytes() + stack_.capacity() * sizeof(Frame);
+        budget.memory_used.fetch_add(bytes - reported_bytes, std::memory_order_relaxed);
+        reported_bytes = bytes;
+        if (budget.cancelled.load(std::memory_order_relaxed)) return finish(SearchOutcome::Cancelled);
+        if (budget.out_of_memory()) return finish(SearchOutcome::OutOfMemory);
+        if (budget.out_of_time()) return finish(SearchOutcome::OutOfTime);
+      }
+      if (entry == end()) {  // every operation linearized
+        for (const Frame& f : stack_) result.order.push_back(global_[f.op]);
+        return finish(SearchOutcome::Linearizable);
+      }
+      const uint32_t op = entry_op_[entry];
+      if (!is_return(entry)) {
+        const OpData& d = data_[op];
+        const uint32_t choices = Model::choices(state, d, pool);
+        bool advanced = false;
+        for (; choice < choices; ++choice) {
+          ++result.steps;
+          State next = state;
+          if (!Model::step(next, d, pool, choice)) continue;
+          set_bit(op);
+          const int32_t next_high = std::max(high, int32_t(op));
+          int32_t next_low = low;
+          if (int32_t(op) == low)
+            while (next_low < int32_t(n_) && test_bit(uint32_t(next_low))) ++next_low;
+          const uint64_t next_hash = hash ^ zobrist(op);
+          if (cache_.insert(next_hash ^ mix64(Model::hash(next)), next_low, next_high, bits_.data(), next)) {
+            stack_.push_back(Frame{op, choice, std::move(state), hash, low, high});
+            state = std::move(next);
+            hash = next_hash;
+            low = next_low;
+            high = next_high;
+            lift(op);
+            advanced = true;
+            if (stack_.size() > result.deepest) result.deepest = stack_.size();
+            if (explain) record_partial(result);
+            break;
+          }
+          clear_bit(op);
+        }
+        if (advanced) {
+          entry = next_[head()];
+        } else {
+          entry = next_[entry];
+        }
+        choice = 0;
+        continue;
+      }
+      // A response: its operation must be linearized before anything after it.
+      if (data_[op].pending) {  // only pending responses remain: done
+        for (const Frame& f : stack_) result.order.push_back(global_[f.op]);
+        return finish(SearchOutcome::Linearizable);
+      }
+      if (stack_.empty()) return finish(SearchOutcome::Violation);
+      Frame& f = stack_.back();
+      clear_bit(f.op);
+      unlift(f.op);
+      state = std::move(f.state);
+      hash = f.hash;
+      low = f.low;
+      high = f.high;
+      entry = call_entry_[f.op];
+      choice = f.choice + 1;
+      stack_.pop_back();
+    }
+  }
+
+ private:
+  struct Frame {
+    uint32_t op;
+    uint32_t choice;
+    State state;  // state before the operation
+    uint64_t hash;
+    int32_t low, high;
+  };
+
+  int32_t head() const { return int32_t(2 * n_); }
+  int32_t end() const { return int32_t(2 * n_ + 1); }
+  bool is_return(int32_t entry) const { return entry_is_return_[entry]; }
+  bool test_bit(uint32_t i) const { return (bits_[i >> 6] >> (i & 63)) & 1; }
+  void set_bit(uint32_t i) { bits_[i >> 6] |= uint64_t(1) << (i & 63); }
+  void clear_bit(uint32_t i) { bits_[i >> 6] &= ~(uint64_t(1) << (i & 63)); }
+  static uint64_t zobrist(uint32_t op) { return mix64(uint64_t(op) * 0x9e3779b97f4a7c15ULL + 0x5851f42d4c957f2dULL); }
+
+  void unlink(int32_t e) {
+    next_[prev_[e]] = next_[e];
+    prev_[next_[e]] = prev_[e];
+  }
+  void relink(int32_t e) {
+    next_[prev_[e]] = e;
+    prev_[next_[e]] = e;
+  }
+  void lift(uint32_t op) {
+    unlink(call_entry_[op]);
+    unlink(return_entry_[op]);
+  }
+  void unlift(uint32_t op) {
+    relink(return_entry_[op]);
+    relink(call_entry_[op]);
+  }
+
+  void record_partial(SearchResult& result) {
+    for (const Frame& f : stack_) {
+      auto& best = result.longest_with[f.op];
+      if (best.size() >= stack_.size()) continue;
+      best.clear();
+      for (const Frame& g : stack_) best.push_back(global_[g.op]);
+    }
+  }
+
+  // Orders the operations by invocation and builds the event list.
+  void prepare(const History& h, std::span<const uint32_t> indices) {
+    n_ = uint32_t(indices.size());
+    global_.assign(indices.begin(), indices.end());
+    std::stable_sort(global_.begin(), global_.end(), [&](uint32_t a, uint32_t b) { return h.ops[a].call < h.ops[b].call; });
+    data_.resize(n_);
+    for (uint32_t i = 0; i < n_; ++i) data_[i] = h.ops[global_[i]].data;
+    by_return_.resize(n_);
+    for (uint32_t i = 0; i < n_; ++i) by_return_[i] = i;
+    std::stable_sort(by_return_.begin(), by_return_.end(),
+                     [&](uint32_t a, uint32_t b) { return h.ops[global_[a]].ret < h.ops[global_[b]].ret; });
+    const size_t entries = 2 * size_t(n_) + 2;
+    next_.resize(entries);
+    prev_.resize(entries);
+    entry_op_.resize(2 * n_);
+    entry_is_return_.resize(2 * n_);
+    call_entry_.resize(n_);
+    return_entry_.resize(n_);
+    // Merge invocations (already in order) with responses; on a tie the
+    // invocation goes first, so touching intervals overlap.
+    int32_t last = head();
+    uint32_t c = 0, r = 0;
+    for (int32_t e = 0; e < int32_t(2 * n_); ++e) {
+      const bool take_call = c < n_ && (r == n_ || h.ops[global_[c]].call <= h.ops[global_[by_return_[r]]].ret);
+      const uint32_t op = take_call ? c++ : by_return_[r++];
+      entry_op_[e] = op;
+      entry_is_return_[e] = !take_call;
+      (take_call ? call_entry_ : return_entry_)[op] = e;
+      next_[last] = e;
+      prev_[e] = last;
+      last = e;
+    }
+    next_[last] = end();
+    prev_[end()] = last;
+    bits_.assign((n_ + 63) / 64 + 1, 0);
+    cache_.reset(n_);
+  }
+
+  uint32_t n_ = 0;
+  std::vector<uint32_t> global_;     // position (call order) -> history index
+  std::vector<OpData> data_;         // position -> operation
+  std::vector<uint32_t> by_return_;  // positions sorted by response
+  std::vector<int32_t> next_, prev_;
+  std::vector<uint32_t> entry_op_;
+  std::vector<uint8_t> entry_is_return_;
+  std::vector<int32_t> call_entry_, return_entry_;
+  std::vector<uint64_t> bits_;
+  std::vector<Frame> stack_;
+  MemoCache<State> cache_;
+};
+
+}  // namespace warpcheck::detail

@@ -1,0 +1,42 @@
+// The three history formats. Every reader validates each operation against
+// its model and throws InputError naming the source and the position.
+//  - binary: compact, versioned header with model, seed and configuration
+//    (docs/history-format.md has the layout);
+//  - JSON lines: one operation per line after an optional header line;
+//  - EDN: Jepsen-style invoke/ok/fail/info event histories (import only).
+#pragma once
+
+#include <optional>
+#include <ostream>
+#include <string>
+#include <string_view>
+
+#include "linearizability/history.hpp"
+
+namespace warpcheck {
+
+enum class HistoryFormat { Binary, JsonLines, Edn };
+
+std::optional<HistoryFormat> parse_format_name(std::string_view name);
+
+// `model` overrides the model the file names; a file that names none needs it.
+History read_binary(std::string_view bytes, const std::string& source);
+History read_jsonl(std::string_view text, const std::string& source, std::optional<ModelId> model);
+History read_edn(std::string_view text, const std::string& source, std::optional<ModelId> model);
+
+void write_binary(const History& h, std::ostream& out);
+void write_jsonl(const History& h, std::ostream& out);
+
+// The format of a file's contents: the binary magic, else EDN or JSON by
+// the first token.
+HistoryFormat detect_format(std::string_view contents);
+
+History load_history(const std::string& path, std::optional<ModelId> model = std::nullopt,
+                     std::optional<HistoryFormat> format = std::nullopt);
+void save_history(const History& h, const std::string& path, HistoryFormat format);
+
+// Checks every operation and the ids of a history built in memory (by a
+// generator or a recorder); throws InputError.
+void validate_history(const History& h, const std::string& source);
+
+}  // namespace warpcheck

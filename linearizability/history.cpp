@@ -1,0 +1,111 @@
+#include "linearizability/history.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <unordered_set>
+
+namespace warpcheck {
+
+namespace {
+
+std::string_view returns_name(Returns r) {
+  switch (r) {
+    case Returns::Nothing: return "nothing";
+    case Returns::Bool: return "a bool";
+    case Returns::ValueOrAbsent: return "a value or null";
+    case Returns::Keys: return "an array of keys";
+  }
+  return "?";
+}
+
+bool result_fits(Returns expected, ResultKind got) {
+  switch (expected) {
+    case Returns::Nothing: return got == ResultKind::None;
+    case Returns::Bool: return got == ResultKind::Bool;
+    case Returns::ValueOrAbsent: return got == ResultKind::Value || got == ResultKind::Absent;
+    case Returns::Keys: return got == ResultKind::Keys;
+  }
+  return false;
+}
+
+}  // namespace
+
+std::optional<std::string> operation_error(const ModelInfo& model, const Operation& op, size_t pool_size) {
+  const OpData& d = op.data;
+  if (static_cast<int>(d.kind) >= kOpKindCount) return "unknown operation kind " + std::to_string(int(d.kind));
+  const OpSpec* spec = model.spec(d.kind);
+  const std::string what = std::string(model.name) + "." + std::string(op_kind_name(d.kind));
+  if (!spec) return "operation '" + std::string(op_kind_name(d.kind)) + "' is not part of model '" + std::string(model.name) + "'";
+  if (d.pending != (op.ret == kPendingTime)) return "pending flag disagrees with the response time";
+  if (!d.pending && op.ret < op.call)
+    return "response at " + std::to_string(op.ret) + " before its invocation at " + std::to_string(op.call);
+  if (d.pending && d.result_kind != ResultKind::None) return what + " is pending but has a result";
+  if (!d.pending && !result_fits(spec->returns, d.result_kind))
+    return what + " must return " + std::string(returns_name(spec->returns));
+  if (d.result_kind == ResultKind::Bool && d.result != 0 && d.result != 1) return "bool result out of range";
+  if (spec->args & kArgCount && d.value < 0) return what + ": negative count";
+  if (uint64_t(d.keys_begin) + d.keys_count > pool_size || uint64_t(d.out_begin) + d.out_count > pool_size)
+    return "key batch outside the key pool";
+  if (!(spec->args & kArgKeys) && d.keys_count != 0) return what + " takes no batch of keys";
+  if (d.result_kind != ResultKind::Keys && d.out_count != 0) return what + " returned keys it cannot return";
+  if (d.result_kind == ResultKind::Keys && spec->args & kArgCount && d.out_count > uint64_t(d.value))
+    return what + " returned " + std::to_string(d.out_count) + " keys but asked for " + std::to_string(d.value);
+  Operation canonical = op;
+  clear_unused_fields(model, canonical);
+  if (std::memcmp(&canonical.data, &op.data, sizeof(OpData)) != 0 || canonical.hint != op.hint)
+    return what + ": a field it does not use is not zero";
+  return std::nullopt;
+}
+
+void clear_unused_fields(const ModelInfo& model, Operation& op) {
+  OpData& d = op.data;
+  const OpSpec* spec = model.spec(d.kind);
+  const uint8_t args = spec ? spec->args : 0;
+  if (!(args & kArgKey)) d.key = 0;
+  if (!(args & (kArgValue | kArgCount))) d.value = 0;
+  if (!(args & kArgExpected)) d.expected = 0;
+  if (d.result_kind != ResultKind::Bool && d.result_kind != ResultKind::Value) d.result = 0;
+  if (d.keys_count == 0) d.keys_begin = 0;
+  if (d.out_count == 0) d.out_begin = 0;
+  if (!op.has_hint) op.hint = 0;
+}
+
+std::optional<size_t> first_duplicate_id(const std::vector<Operation>& ops) {
+  std::unordered_set<uint64_t> seen;
+  seen.reserve(ops.size() * 2);
+  for (size_t i = 0; i < ops.size(); ++i)
+    if (!seen.insert(ops[i].id).second) return i;
+  return std::nullopt;
+}
+
+std::string describe_operation(const History& h, const Operation& op) {
+  const OpData& d = op.data;
+  const OpSpec* spec = h.model().spec(d.kind);
+  std::string out(op_kind_name(d.kind));
+  std::vector<std::string> args;
+  auto keys = [](std::span<const int64_t> ks) {
+    std::string s = "[";
+    for (size_t i = 0; i < ks.size(); ++i) s += (i ? "," : "") + std::to_string(ks[i]);
+    return s + "]";
+  };
+  const uint8_t a = spec ? spec->args : 0;
+  if (a & kArgKey) args.push_back(std::to_string(d.key));
+  if (a & kArgExpected) args.push_back(std::to_string(d.expected));
+  if (a & kArgValue) args.push_back(std::to_string(d.value));
+  if (a & kArgCount) args.push_back(std::to_string(d.value));
+  if (a & kArgKeys) args.push_back(keys(h.pushed_keys(op)));
+  out += "(";
+  for (size_t i = 0; i < args.size(); ++i) out += (i ? "," : "") + args[i];
+  out += ")";
+  switch (d.result_kind) {
+    case ResultKind::None: break;
+    case ResultKind::Bool: out += d.result ? " -> true" : " -> false"; break;
+    case ResultKind::Value: out += " -> " + std::to_string(d.result); break;
+    case ResultKind::Absent: out += " -> null"; break;
+    case ResultKind::Keys: out += " -> " + keys(h.popped_keys(op)); break;
+  }
+  if (d.pending) out += " (pending)";
+  return out;
+}
+
+}  // namespace warpcheck

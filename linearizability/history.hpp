@@ -1,0 +1,77 @@
+// A concurrent history: one fixed-size record per operation, batches of keys
+// in a shared pool, and the producing run's metadata.
+#pragma once
+
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "models/registry.hpp"
+
+namespace warpcheck {
+
+// Response time of an operation that never returned.
+inline constexpr uint64_t kPendingTime = std::numeric_limits<uint64_t>::max();
+
+struct Operation {
+  uint64_t id = 0;
+  uint64_t call = 0;            // invocation timestamp
+  uint64_t ret = kPendingTime;  // response timestamp; kPendingTime when pending
+  uint64_t hint = 0;            // linearization-point hint, when has_hint
+  uint32_t team = 0;            // warp or block that ran it
+  uint32_t lane = 0;            // lane or job id inside the team
+  uint32_t launch = 0;          // kernel launch
+  bool has_hint = false;
+  OpData data;
+
+  bool pending() const { return data.pending; }
+};
+
+struct HistoryMeta {
+  ModelId model = ModelId::Set;
+  uint64_t seed = 0;
+  std::string config;       // the producing run's configuration, a JSON object, or empty
+  bool incomplete = false;  // a log buffer overflowed: records were lost
+};
+
+struct History {
+  HistoryMeta meta;
+  std::vector<Operation> ops;
+  std::vector<int64_t> key_pool;
+
+  std::span<const int64_t> pushed_keys(const Operation& op) const {
+    return {key_pool.data() + op.data.keys_begin, op.data.keys_count};
+  }
+  std::span<const int64_t> popped_keys(const Operation& op) const {
+    return {key_pool.data() + op.data.out_begin, op.data.out_count};
+  }
+  const ModelInfo& model() const { return model_info(meta.model); }
+};
+
+// Bad input: the message names the file and position. Tools exit with 3.
+class InputError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Why `op` is not a well-formed operation of `model`, or nullopt when it is.
+// Checks the op kind, the argument fields it takes, its result, its times
+// and its key ranges inside a pool of `pool_size` keys.
+std::optional<std::string> operation_error(const ModelInfo& model, const Operation& op, size_t pool_size);
+
+// Zeroes the fields `op` does not use under `model`, the canonical form that
+// operation_error() requires (so a binary record has no meaningless bits and
+// converting between formats is exact). For producers: generators, recorders.
+void clear_unused_fields(const ModelInfo& model, Operation& op);
+
+// Index of the first operation whose id repeats an earlier one, if any.
+std::optional<size_t> first_duplicate_id(const std::vector<Operation>& ops);
+
+// One-line description of an operation: "insert(17) -> true".
+std::string describe_operation(const History& h, const Operation& op);
+
+}  // namespace warpcheck

@@ -1,0 +1,86 @@
+#include "linearizability/report.hpp"
+
+#include <cstdio>
+
+namespace warpcheck {
+
+namespace {
+
+std::string interval(const Operation& op) {
+  return "[" + std::to_string(op.call) + ", " + (op.pending() ? std::string("pending") : std::to_string(op.ret)) + "]";
+}
+
+std::string json_escape(std::string_view s) {
+  std::string out;
+  for (char c : s) {
+    if (c == '"' || c == '\\') { out += '\\'; out += c; }
+    else if (static_cast<unsigned char>(c) < 0x20) { char b[8]; std::snprintf(b, sizeof b, "\\u%04x", c); out += b; }
+    else out += c;
+  }
+  return out;
+}
+
+std::string id_list(const History& h, const std::vector<uint32_t>& ops) {
+  std::string s;
+  for (size_t i = 0; i < ops.size(); ++i) s += (i ? "," : "") + std::to_string(h.ops[ops[i]].id);
+  return s;
+}
+
+}  // namespace
+
+void write_text_report(const History& h, const CheckResult& r, std::ostream& out, const ReportOptions& opt) {
+  char timing[64];
+  std::snprintf(timing, sizeof timing, "%.3f s", r.seconds);
+  out << verdict_name(r.verdict) << ": model " << h.model().name << ", " << r.operations << " operations, " << r.partitions
+      << (r.partitions == 1 ? " part" : " parts") << ", " << r.steps << " model steps, " << timing << "\n";
+  out << "checker: " << r.algorithm << "\n";
+  if (h.meta.seed || !h.meta.config.empty()) out << "run: seed " << h.meta.seed << (h.meta.config.empty() ? "" : " config " + h.meta.config) << "\n";
+  if (!r.reason.empty()) out << "reason: " << r.reason << "\n";
+  if (r.verdict == Verdict::Linearizable) {
+    out << "witness (operation ids in linearization order";
+    if (r.witness.size() > opt.max_witness_ops) out << ", first " << opt.max_witness_ops << " of " << r.witness.size() << "; --json gives all";
+    out << "):";
+    for (size_t i = 0; i < r.witness.size() && i < opt.max_witness_ops; ++i) out << " " << h.ops[r.witness[i]].id;
+    out << "\n";
+  }
+  if (r.counterexample) {
+    const Counterexample& cx = *r.counterexample;
+    out << "counterexample: " << cx.ops.size() << " of the " << cx.shrunk_from << " operations"
+        << (cx.key ? " on key " + std::to_string(*cx.key) : std::string()) << ", "
+        << (cx.minimal ? "minimal (removing any one makes it linearizable)" : "not shrunk to minimal (budget)") << "\n";
+    for (size_t i = 0; i < cx.ops.size(); ++i) {
+      const Operation& op = h.ops[cx.ops[i]];
+      out << "  id " << op.id << "  team " << op.team << " lane " << op.lane << "  " << interval(op) << "  "
+          << describe_operation(h, op) << "\n";
+      if (i < cx.longest_with.size()) {
+        out << "      longest partial linearization with it (" << cx.longest_with[i].size() << " ops):";
+        if (cx.longest_with[i].empty()) out << " none: it never takes effect";
+        for (uint32_t j : cx.longest_with[i]) out << " " << h.ops[j].id;
+        out << "\n";
+      }
+    }
+  }
+}
+
+void write_json_report(const History& h, const CheckResult& r, std::ostream& out) {
+  out << "{\"verdict\":\"" << verdict_name(r.verdict) << "\",\"model\":\"" << h.model().name << "\",\"algorithm\":\""
+      << json_escape(r.algorithm) << "\",\"operations\":" << r.operations << ",\"parts\":" << r.partitions
+      << ",\"parts_linearizable\":" << r.partitions_linearizable << ",\"steps\":" << r.steps << ",\"seconds\":" << r.seconds
+      << ",\"seed\":" << h.meta.seed;
+  if (!r.reason.empty()) out << ",\"reason\":\"" << json_escape(r.reason) << "\"";
+  if (r.recorded_part) out << ",\"recorded_part\":\"" << verdict_name(*r.recorded_part) << "\"";
+  if (r.verdict == Verdict::Linearizable) out << ",\"witness\":[" << id_list(h, r.witness) << "]";
+  if (r.counterexample) {
+    const Counterexample& cx = *r.counterexample;
+    out << ",\"counterexample\":{\"ops\":[" << id_list(h, cx.ops) << "],\"minimal\":" << (cx.minimal ? "true" : "false")
+        << ",\"shrunk_from\":" << cx.shrunk_from;
+    if (cx.key) out << ",\"key\":" << *cx.key;
+    out << ",\"longest_partial\":{";
+    for (size_t i = 0; i < cx.longest_with.size(); ++i)
+      out << (i ? "," : "") << "\"" << h.ops[cx.ops[i]].id << "\":[" << id_list(h, cx.longest_with[i]) << "]";
+    out << "}}";
+  }
+  out << "}\n";
+}
+
+}  // namespace warpcheck

@@ -1,0 +1,42 @@
+// Key-value store: one cas-register per key (Jepsen's independent keys).
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "models/pairs_helpers.hpp"
+#include "models/register.hpp"
+
+namespace warpcheck {
+
+struct KvModel {
+  static constexpr std::string_view name = "kv";
+  static constexpr bool partition_by_key = true;
+  static constexpr OpSpec ops[] = {
+      {OpKind::Read, kArgKey, Returns::ValueOrAbsent},
+      {OpKind::Write, kArgKey | kArgValue, Returns::Nothing},
+      {OpKind::Cas, kArgKey | kArgExpected | kArgValue, Returns::Bool},
+  };
+  using State = detail::FlatPairs;  // one entry per written key
+
+  static State initial() { return {}; }
+  static uint64_t hash(const State& s) { return s.hash(); }
+  static uint32_t choices(const State&, const OpData&, const int64_t*) { return 1; }
+
+  static bool step(State& s, const OpData& op, const int64_t*, uint32_t) {
+    const uint32_t at = s.find_key(op.key);
+    RegisterState r{at != s.size(), at != s.size() ? s.at(at).second : 0};
+    const RegisterState before = r;
+    if (!register_step(r, op)) return false;
+    if (!(r == before)) s.assign(op.key, r.value);
+    return true;
+  }
+
+  static std::optional<int64_t> current_value(const State& s, const OpData& op) {
+    return first_value(s, op.key);
+  }
+
+  static std::string describe(const State& s) { return describe_pairs(s); }
+};
+
+}  // namespace warpcheck

@@ -1,0 +1,59 @@
+// Unique-key map: insert-if-absent (returns whether it inserted), upsert
+// (insert or overwrite, returns nothing), erase (returns whether a key was
+// removed), find (returns the value, or absent).
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "models/pairs_helpers.hpp"
+#include "models/result_match.hpp"
+
+namespace warpcheck {
+
+struct MapModel {
+  static constexpr std::string_view name = "map";
+  static constexpr bool partition_by_key = true;
+  static constexpr OpSpec ops[] = {
+      {OpKind::Insert, kArgKey | kArgValue, Returns::Bool},
+      {OpKind::Upsert, kArgKey | kArgValue, Returns::Nothing},
+      {OpKind::Erase, kArgKey, Returns::Bool},
+      {OpKind::Find, kArgKey, Returns::ValueOrAbsent},
+  };
+  using State = detail::FlatPairs;
+
+  static State initial() { return {}; }
+  static uint64_t hash(const State& s) { return s.hash(); }
+  static uint32_t choices(const State&, const OpData&, const int64_t*) { return 1; }
+
+  static bool step(State& s, const OpData& op, const int64_t*, uint32_t) {
+    const uint32_t at = s.find_key(op.key);
+    const bool present = at != s.size();
+    switch (op.kind) {
+      case OpKind::Insert:
+        if (!result_matches_bool(op, !present)) return false;
+        if (!present) s.insert(op.key, op.value);
+        return true;
+      case OpKind::Upsert:
+        s.assign(op.key, op.value);
+        return true;
+      case OpKind::Erase:
+        if (!result_matches_bool(op, present)) return false;
+        if (present) s.erase_at(at);
+        return true;
+      case OpKind::Find:
+        return result_matches_value(op, present, present ? s.at(at).second : 0);
+      default:
+        return false;
+    }
+  }
+
+  // What find would return now (for generating histories).
+  static std::optional<int64_t> current_value(const State& s, const OpData& op) {
+    return first_value(s, op.key);
+  }
+
+  static std::string describe(const State& s) { return describe_pairs(s); }
+};
+
+}  // namespace warpcheck

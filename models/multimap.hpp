@@ -1,0 +1,82 @@
+// Multimap (bag of key/value pairs). insert always adds an instance and
+// returns nothing. find returns some live value of the key, or absent.
+// erase removes one instance and returns the value it removed, or absent:
+// the removed value is what makes the model deterministic on completed
+// operations. A pending erase may have removed any instance, so it is the
+// one nondeterministic step (one choice per distinct live value).
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "models/pairs_helpers.hpp"
+#include "models/result_match.hpp"
+
+namespace warpcheck {
+
+struct MultimapModel {
+  static constexpr std::string_view name = "multimap";
+  static constexpr bool partition_by_key = true;
+  static constexpr OpSpec ops[] = {
+      {OpKind::Insert, kArgKey | kArgValue, Returns::Nothing},
+      {OpKind::Erase, kArgKey, Returns::ValueOrAbsent},
+      {OpKind::Find, kArgKey, Returns::ValueOrAbsent},
+  };
+  using State = detail::FlatPairs;
+
+  static State initial() { return {}; }
+  static uint64_t hash(const State& s) { return s.hash(); }
+
+  // Distinct values of the key, in order; `nth` picks one.
+  static uint32_t distinct_values(const State& s, int64_t key, uint32_t nth, uint32_t* index) {
+    uint32_t count = 0;
+    for (uint32_t i = s.find_key(key); i < s.size() && s.at(i).first == key; ++i) {
+      if (i > 0 && s.at(i - 1) == s.at(i)) continue;
+      if (count == nth && index) *index = i;
+      ++count;
+    }
+    return count;
+  }
+
+  static uint32_t choices(const State& s, const OpData& op, const int64_t*) {
+    if (op.kind != OpKind::Erase || !op.pending) return 1;
+    uint32_t n = distinct_values(s, op.key, 0, nullptr);
+    return n == 0 ? 1 : n;
+  }
+
+  static bool step(State& s, const OpData& op, const int64_t*, uint32_t choice) {
+    switch (op.kind) {
+      case OpKind::Insert:
+        s.insert(op.key, op.value);
+        return true;
+      case OpKind::Find:
+        if (op.pending) return true;
+        if (op.result_kind == ResultKind::Absent) return s.find_key(op.key) == s.size();
+        return s.find_pair(op.key, op.result) != s.size();
+      case OpKind::Erase: {
+        if (op.pending) {
+          uint32_t at = s.size();
+          distinct_values(s, op.key, choice, &at);
+          if (at != s.size()) s.erase_at(at);
+          return true;
+        }
+        if (op.result_kind == ResultKind::Absent) return s.find_key(op.key) == s.size();
+        uint32_t at = s.find_pair(op.key, op.result);
+        if (at == s.size()) return false;
+        s.erase_at(at);
+        return true;
+      }
+      default:
+        return false;
+    }
+  }
+
+  // A value find or erase could return now: the smallest live one.
+  static std::optional<int64_t> current_value(const State& s, const OpData& op) {
+    return first_value(s, op.key);
+  }
+
+  static std::string describe(const State& s) { return describe_pairs(s); }
+};
+
+}  // namespace warpcheck

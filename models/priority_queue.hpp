@@ -1,0 +1,49 @@
+// Batched min-priority queue over int64 keys, duplicates allowed. push adds
+// a batch of keys and returns nothing; pop(n) removes and returns the
+// min(n, size) smallest keys in ascending order.
+#pragma once
+
+#include <string>
+
+#include "models/detail/flat_containers.hpp"
+#include "models/result_match.hpp"
+
+namespace warpcheck {
+
+struct PriorityQueueModel {
+  static constexpr std::string_view name = "pq";
+  static constexpr bool partition_by_key = false;
+  static constexpr OpSpec ops[] = {
+      {OpKind::Push, kArgKeys, Returns::Nothing},
+      {OpKind::Pop, kArgCount, Returns::Keys},
+  };
+  using State = detail::FlatMultiset;
+
+  static State initial() { return {}; }
+  static uint64_t hash(const State& s) { return s.hash(); }
+  static uint32_t choices(const State&, const OpData&, const int64_t*) { return 1; }
+
+  static bool step(State& s, const OpData& op, const int64_t* pool, uint32_t) {
+    if (op.kind == OpKind::Push) {
+      for (uint32_t i = 0; i < op.keys_count; ++i) s.insert(pool[op.keys_begin + i]);
+      return true;
+    }
+    if (op.kind != OpKind::Pop) return false;
+    const uint32_t take = op.value < static_cast<int64_t>(s.size()) ? static_cast<uint32_t>(op.value) : s.size();
+    if (!op.pending) {
+      if (op.out_count != take) return false;
+      for (uint32_t i = 0; i < take; ++i)
+        if (pool[op.out_begin + i] != s[i]) return false;
+    }
+    s.erase_front(take);
+    return true;
+  }
+
+  static std::string describe(const State& s) {
+    std::string out = "[";
+    for (int64_t k : s) out += (out.size() > 1 ? "," : "") + std::to_string(k);
+    return out + "]";
+  }
+};
+
+}  // namespace warpcheck

@@ -1,0 +1,71 @@
+// Every model by name, and dispatch from a runtime model id to the
+// compile-time model type (the checker is a template over the model).
+#pragma once
+
+#include <span>
+#include <string_view>
+
+#include "models/kv.hpp"
+#include "models/map.hpp"
+#include "models/multimap.hpp"
+#include "models/priority_queue.hpp"
+#include "models/register.hpp"
+#include "models/set.hpp"
+
+namespace warpcheck {
+
+enum class ModelId : uint8_t { Set, Map, Multimap, PriorityQueue, Register, CasRegister, Kv };
+
+struct ModelInfo {
+  ModelId id;
+  std::string_view name;
+  bool partition_by_key;
+  std::span<const OpSpec> ops;
+
+  // The spec of `kind` in this model, or nullptr when the model lacks it.
+  const OpSpec* spec(OpKind kind) const {
+    for (const OpSpec& s : ops)
+      if (s.kind == kind) return &s;
+    return nullptr;
+  }
+};
+
+template <class M>
+constexpr ModelInfo model_info(ModelId id) {
+  return {id, M::name, M::partition_by_key, std::span<const OpSpec>(M::ops)};
+}
+
+inline constexpr ModelInfo kModels[] = {
+    model_info<SetModel>(ModelId::Set),
+    model_info<MapModel>(ModelId::Map),
+    model_info<MultimapModel>(ModelId::Multimap),
+    model_info<PriorityQueueModel>(ModelId::PriorityQueue),
+    model_info<RegisterModel>(ModelId::Register),
+    model_info<CasRegisterModel>(ModelId::CasRegister),
+    model_info<KvModel>(ModelId::Kv),
+};
+
+inline const ModelInfo* find_model(std::string_view name) {
+  for (const ModelInfo& m : kModels)
+    if (m.name == name) return &m;
+  return nullptr;
+}
+
+inline const ModelInfo& model_info(ModelId id) { return kModels[static_cast<int>(id)]; }
+
+// Calls f(M{}) with the model type behind `id`.
+template <class F>
+decltype(auto) visit_model(ModelId id, F&& f) {
+  switch (id) {
+    case ModelId::Set: return f(SetModel{});
+    case ModelId::Map: return f(MapModel{});
+    case ModelId::Multimap: return f(MultimapModel{});
+    case ModelId::PriorityQueue: return f(PriorityQueueModel{});
+    case ModelId::Register: return f(RegisterModel{});
+    case ModelId::CasRegister: return f(CasRegisterModel{});
+    case ModelId::Kv: break;
+  }
+  return f(KvModel{});
+}
+
+}  // namespace warpcheck

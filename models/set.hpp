@@ -1,0 +1,51 @@
+// Set of int64 keys: insert / erase / contains, each returning a bool
+// (insert: the key was absent; erase: the key was present).
+#pragma once
+
+#include <string>
+
+#include "models/detail/flat_containers.hpp"
+#include "models/result_match.hpp"
+
+namespace warpcheck {
+
+struct SetModel {
+  static constexpr std::string_view name = "set";
+  static constexpr bool partition_by_key = true;
+  static constexpr OpSpec ops[] = {
+      {OpKind::Insert, kArgKey, Returns::Bool},
+      {OpKind::Erase, kArgKey, Returns::Bool},
+      {OpKind::Contains, kArgKey, Returns::Bool},
+  };
+  using State = detail::FlatMultiset;
+
+  static State initial() { return {}; }
+  static uint64_t hash(const State& s) { return s.hash(); }
+  static uint32_t choices(const State&, const OpData&, const int64_t*) { return 1; }
+
+  static bool step(State& s, const OpData& op, const int64_t*, uint32_t) {
+    const bool present = s.contains(op.key);
+    switch (op.kind) {
+      case OpKind::Insert:
+        if (!result_matches_bool(op, !present)) return false;
+        if (!present) s.insert(op.key);
+        return true;
+      case OpKind::Erase:
+        if (!result_matches_bool(op, present)) return false;
+        if (present) s.erase_one(op.key);
+        return true;
+      case OpKind::Contains:
+        return result_matches_bool(op, present);
+      default:
+        return false;
+    }
+  }
+
+  static std::string describe(const State& s) {
+    std::string out = "{";
+    for (int64_t k : s) out += (out.size() > 1 ? "," : "") + std::to_string(k);
+    return out + "}";
+  }
+};
+
+}  // namespace warpcheck

@@ -1,0 +1,126 @@
+#include "stress/synthetic_history.hpp"
+
+#include <concepts>
+
+#include <thrust/execution_policy.h>
+#include <thrust/for_each.h>
+#include <thrust/iterator/counting_iterator.h>
+#include <thrust/system/omp/execution_policy.h>
+
+#include "models/detail/hash.hpp"
+
+namespace warpcheck {
+
+namespace {
+
+// Counter-based randomness: the i-th draw of stream s, independent of order.
+struct Draw {
+  uint64_t seed;
+  uint64_t operator()(uint64_t i, uint64_t stream) const {
+    return detail::mix64(detail::mix64(seed ^ (stream * 0x9e3779b97f4a7c15ULL)) ^ i);
+  }
+  uint64_t below(uint64_t i, uint64_t stream, uint64_t n) const { return n ? (*this)(i, stream) % n : 0; }
+};
+
+enum Stream : uint64_t { kKind = 1, kKey, kCasHit, kCount, kPending, kEffect, kTeam, kCallWidth, kReturnWidth, kBatchKey };
+
+// Runs the model sequentially and fills in every operation's arguments and
+// result; times are set afterwards.
+template <class Model>
+void run_sequentially(const SyntheticHistorySpec& spec, const Draw& draw, History& h) {
+  typename Model::State state = Model::initial();
+  const int64_t* pool = nullptr;
+  for (size_t i = 0; i < spec.operations; ++i) {
+    Operation& op = h.ops[i];
+    OpData& d = op.data;
+    const OpSpec& os = Model::ops[draw.below(i, kKind, std::size(Model::ops))];
+    d.kind = os.kind;
+    d.key = int64_t(draw.below(i, kKey, uint64_t(std::max<int64_t>(spec.keys, 1))));
+    d.value = int64_t(i) + 1;  // unique written values expose reads of stale or future writes
+    if (os.args & kArgExpected) {
+      std::optional<int64_t> cur;
+      if constexpr (requires { Model::current_value(state, d); }) cur = Model::current_value(state, d);
+      d.expected = (cur && draw.below(i, kCasHit, 2)) ? *cur : int64_t(draw.below(i, kCasHit, i + 1));
+    }
+    if (os.args & kArgCount) d.value = int64_t(1 + draw.below(i, kCount, spec.batch));
+    if (os.args & kArgKeys) {
+      d.keys_begin = uint32_t(h.key_pool.size());
+      d.keys_count = uint32_t(1 + draw.below(i, kCount, spec.batch));
+      for (uint32_t k = 0; k < d.keys_count; ++k)
+        h.key_pool.push_back(int64_t(draw.below(i * 64 + k, kBatchKey, uint64_t(std::max<int64_t>(spec.keys, 1)))));
+    }
+    const bool pending = draw(i, kPending) < uint64_t(spec.pending * 18446744073709551615.0);
+    const bool takes_effect = !pending || draw.below(i, kEffect, 2);
+    d.pending = pending;
+    if (!takes_effect) {
+      clear_unused_fields(h.model(), op);
+      continue;
+    }
+    switch (os.returns) {
+      case Returns::Nothing: break;
+      case Returns::Bool: {
+        d.result_kind = ResultKind::Bool;
+        d.result = 1;
+        auto probe = state;
+        if (!Model::step(probe, d, pool, 0)) d.result = 0;
+        break;
+      }
+      case Returns::ValueOrAbsent:
+        if constexpr (requires { Model::current_value(state, d); }) {
+          std::optional<int64_t> v = Model::current_value(state, d);
+          d.result_kind = v ? ResultKind::Value : ResultKind::Absent;
+          d.result = v.value_or(0);
+        }
+        break;
+      case Returns::Keys:
+        if constexpr (requires { { *state.begin() } -> std::convertible_to<int64_t>; }) {
+          const uint32_t take = uint32_t(std::min<int64_t>(d.value, int64_t(state.size())));
+          d.result_kind = ResultKind::Keys;
+          d.out_begin = uint32_t(h.key_pool.size());
+          d.out_count = take;
+          for (uint32_t k = 0; k < take; ++k) h.key_pool.push_back(state.begin()[k]);
+        }
+        break;
+    }
+    pool = h.key_pool.data();
+    if (!Model::step(state, d, pool, 0)) throw std::logic_error("synthetic history: model rejected its own result");
+    clear_unused_fields(h.model(), op);
+    if (pending) {  // took effect, but its result was never seen
+      if (d.result_kind == ResultKind::Keys) h.key_pool.resize(d.out_begin);
+      d.result_kind = ResultKind::None;
+      d.result = 0;
+      d.out_begin = d.out_count = 0;
+    }
+  }
+}
+
+}  // namespace
+
+History make_linearizable_history(const SyntheticHistorySpec& spec) {
+  History h;
+  h.meta.model = spec.model;
+  h.meta.seed = spec.seed;
+  h.meta.config = "{\"generator\":\"synthetic\",\"operations\":" + std::to_string(spec.operations) + ",\"keys\":" +
+                  std::to_string(spec.keys) + ",\"overlap\":" + std::to_string(spec.overlap) + "}";
+  h.ops.resize(spec.operations);
+  const Draw draw{spec.seed};
+  visit_model(spec.model, [&](auto model) { run_sequentially<decltype(model)>(spec, draw, h); });
+  // Operation i takes effect at time base + 2i; its interval reaches a
+  // uniform [0, overlap] either side; with points 2 apart it overlaps about
+  // `overlap` others.
+  const uint64_t base = spec.overlap + 1;
+  Operation* ops = h.ops.data();
+  const SyntheticHistorySpec s = spec;
+  thrust::for_each(thrust::omp::par, thrust::counting_iterator<size_t>(0), thrust::counting_iterator<size_t>(spec.operations),
+                   [=](size_t i) {
+                     Operation& op = ops[i];
+                     const uint64_t point = base + 2 * i;
+                     op.id = i;
+                     op.team = uint32_t(draw.below(i, kTeam, std::max<uint32_t>(s.teams, 1)));
+                     op.call = point - draw.below(i, kCallWidth, s.overlap + 1);
+                     op.ret = op.data.pending ? kPendingTime : point + draw.below(i, kReturnWidth, s.overlap + 1);
+                   });
+  return h;
+}
+
+}  // namespace warpcheck

@@ -1,0 +1,26 @@
+// Histories that are linearizable by construction: the model runs the
+// operations one after another, then each operation is widened into a
+// random interval around its point in that sequence (and some are left
+// pending). Used by the main job, the benchmarks and the property tests.
+#pragma once
+
+#include <cstdint>
+
+#include "linearizability/history.hpp"
+
+namespace warpcheck {
+
+struct SyntheticHistorySpec {
+  ModelId model = ModelId::Set;
+  size_t operations = 1000;
+  int64_t keys = 16;      // keys drawn uniformly from [0, keys)
+  uint64_t seed = 1;
+  uint64_t overlap = 8;   // about how many other operations each one overlaps
+  double pending = 0.0;   // fraction left pending (half of them took effect)
+  uint32_t teams = 32;
+  uint32_t batch = 4;     // priority queue: most keys per push or pop
+};
+
+History make_linearizable_history(const SyntheticHistorySpec& spec);
+
+}  // namespace warpcheck

@@ -1,0 +1,63 @@
+#include "tools/cli_args.hpp"
+
+#include <charconv>
+#include <cmath>
+
+namespace warpcheck::cli {
+
+Args::Args(int argc, char** argv, int first, const std::set<std::string>& valued, const std::set<std::string>& flags) {
+  for (int i = first; i < argc; ++i) {
+    std::string a = argv[i];
+    if (a.rfind("--", 0) != 0 || a == "--") {
+      positional_.push_back(a);
+      continue;
+    }
+    std::string name = a.substr(2), val;
+    bool inline_value = false;
+    if (auto eq = name.find('='); eq != std::string::npos) {
+      val = name.substr(eq + 1);
+      name = name.substr(0, eq);
+      inline_value = true;
+    }
+    if (flags.count(name)) {
+      if (inline_value) throw UsageError("--" + name + " takes no value");
+      flags_.insert(name);
+    } else if (valued.count(name)) {
+      if (!inline_value) {
+        if (i + 1 >= argc) throw UsageError("--" + name + " needs a value");
+        val = argv[++i];
+      }
+      values_[name] = val;
+    } else {
+      throw UsageError("unknown option --" + name);
+    }
+  }
+}
+
+std::optional<std::string> Args::value(const std::string& name) const {
+  auto it = values_.find(name);
+  if (it == values_.end()) return std::nullopt;
+  return it->second;
+}
+
+double Args::number(const std::string& name, double fallback, double min, double max) const {
+  auto v = value(name);
+  if (!v) return fallback;
+  double d = 0;
+  auto res = std::from_chars(v->data(), v->data() + v->size(), d);
+  if (res.ec != std::errc() || res.ptr != v->data() + v->size() || !std::isfinite(d) || d < min || d > max)
+    throw UsageError("--" + name + " must be a number in [" + std::to_string(min) + ", " + std::to_string(max) + "], got '" + *v + "'");
+  return d;
+}
+
+uint64_t Args::integer(const std::string& name, uint64_t fallback, uint64_t min, uint64_t max) const {
+  auto v = value(name);
+  if (!v) return fallback;
+  uint64_t n = 0;
+  auto res = std::from_chars(v->data(), v->data() + v->size(), n);
+  if (res.ec != std::errc() || res.ptr != v->data() + v->size() || n < min || n > max)
+    throw UsageError("--" + name + " must be an integer in [" + std::to_string(min) + ", " + std::to_string(max) + "], got '" + *v + "'");
+  return n;
+}
+
+}  // namespace warpcheck::cli

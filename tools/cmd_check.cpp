@@ -1,0 +1,30 @@
+// warpcheck check FILE: decide linearizability of a history.
+#include <iostream>
+
+#include "linearizability/checker.hpp"
+#include "linearizability/formats.hpp"
+#include "linearizability/report.hpp"
+#include "tools/cli_args.hpp"
+#include "tools/commands.hpp"
+#include "tools/model_option.hpp"
+
+namespace warpcheck::cli {
+
+int run_check(int argc, char** argv) {
+  Args args(argc, argv, 2, {"model", "format", "timeout", "shrink-timeout", "memory", "threads"}, {"json", "no-partition", "no-shrink"});
+  if (args.positional().size() != 1) throw UsageError("usage: warpcheck check FILE [--model M] [--timeout S] [--json]");
+  CheckOptions opt;
+  opt.timeout_seconds = args.number("timeout", 60, 0.001, 1e7);
+  opt.shrink_seconds = args.number("shrink-timeout", 10, 0, 1e7);
+  opt.memory_limit_bytes = size_t(args.integer("memory", 4096, 1, 1u << 30)) << 20;
+  opt.threads = unsigned(args.integer("threads", 0, 0, 1024));
+  opt.partition = !args.flag("no-partition");
+  opt.shrink = !args.flag("no-shrink");
+  const History h = load_history(args.positional()[0], model_option(args), format_option(args));
+  const CheckResult r = check_history(h, opt);
+  if (args.flag("json")) write_json_report(h, r, std::cout);
+  else write_text_report(h, r, std::cout);
+  return verdict_exit_code(r.verdict);
+}
+
+}  // namespace warpcheck::cli

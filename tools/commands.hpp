@@ -1,0 +1,13 @@
+// The warpcheck subcommands. Each returns the process exit code:
+// 0 linearizable / success, 1 violation, 2 unknown, 3 bad input or usage.
+#pragma once
+
+namespace warpcheck::cli {
+
+inline constexpr int kExitBadInput = 3;
+
+int run_check(int argc, char** argv);
+int run_convert(int argc, char** argv);
+int run_generate(int argc, char** argv);
+
+}  // namespace warpcheck::cli

@@ -1,0 +1,51 @@
+// warpcheck: check, convert and generate histories of concurrent data
+// structures. Exit codes: 0 linearizable (or success), 1 violation,
+// 2 unknown, 3 bad input or usage.
+#include <cstring>
+#include <iostream>
+#include <new>
+
+#include "linearizability/history.hpp"
+#include "tools/cli_args.hpp"
+#include "tools/commands.hpp"
+
+namespace {
+
+constexpr const char* kUsage =
+    "usage: warpcheck <command> [options]\n"
+    "  check FILE [--model M] [--format bin|jsonl|edn] [--timeout S] [--memory MB]\n"
+    "             [--threads N] [--no-partition] [--no-shrink] [--shrink-timeout S] [--json]\n"
+    "  convert IN OUT [--from bin|jsonl|edn] [--to bin|jsonl] [--model M]\n"
+    "  gen --out FILE [--model M] [--ops N] [--keys K] [--overlap W] [--pending P] [--seed S]\n"
+    "models: set, map, multimap, pq, register, cas-register, kv\n"
+    "exit codes: 0 linearizable, 1 violation, 2 unknown, 3 bad input or usage\n";
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  using namespace warpcheck::cli;
+  if (argc < 2 || !std::strcmp(argv[1], "help") || !std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "-h")) {
+    (argc < 2 ? std::cerr : std::cout) << kUsage;
+    return argc < 2 ? kExitBadInput : 0;
+  }
+  const std::string command = argv[1];
+  try {
+    if (command == "check") return run_check(argc, argv);
+    if (command == "convert") return run_convert(argc, argv);
+    if (command == "gen") return run_generate(argc, argv);
+    std::cerr << "warpcheck: unknown command '" << command << "'\n" << kUsage;
+    return kExitBadInput;
+  } catch (const UsageError& e) {
+    std::cerr << "warpcheck " << command << ": " << e.what() << "\n";
+    return kExitBadInput;
+  } catch (const warpcheck::InputError& e) {
+    std::cerr << "warpcheck: " << e.what() << "\n";
+    return kExitBadInput;
+  } catch (const std::bad_alloc&) {
+    std::cerr << "warpcheck: out of memory\n";
+    return 2;
+  } catch (const std::exception& e) {
+    std::cerr << "warpcheck: error: " << e.what() << "\n";
+    return kExitBadInput;
+  }
+}
