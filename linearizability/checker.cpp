@@ -41,23 +41,26 @@ Counterexample refute(const History& h, const Partitions& parts, size_t part, co
   Counterexample cx;
   cx.shrunk_from = parts.size(part);
   if (parts.by_key) cx.key = parts.key[part];
-  cx.ops.assign(parts.ops.begin() + long(parts.begin[part]), parts.ops.begin() + long(parts.begin[part + 1]));
-  if (!opt.shrink) return cx;
+  const std::vector<uint32_t> ops(parts.ops.begin() + long(parts.begin[part]), parts.ops.begin() + long(parts.begin[part + 1]));
   Budget budget;
-  budget.deadline = std::min(deadline, after(opt.shrink_seconds));
+  budget.deadline = opt.shrink ? std::min(deadline, after(opt.shrink_seconds)) : after(0);
   budget.memory_limit = opt.memory_limit_bytes;
-  detail::Shrinker<Model> shrinker(h, search, budget);
-  cx.ops = shrinker.shrink(std::move(cx.ops), cx.minimal);
+  detail::Shrinker<Model> shrinker(search, budget);
+  auto shrunk = shrinker.shrink(h, ops);
+  cx.history = std::move(shrunk.history);
+  cx.cut = std::move(shrunk.cut);
+  cx.minimal = shrunk.minimal;
   // Explaining tracks the longest partial linearization of every operation,
   // quadratic in depth: affordable on a shrunk history only.
-  if (cx.ops.size() <= 256) {
+  if (cx.history.ops.size() <= 256) {
     Budget explain_budget;
     explain_budget.deadline = after(std::max(1.0, opt.shrink_seconds));
-    SearchResult r = search.run(h, cx.ops, explain_budget, /*explain=*/true);
-    if (r.outcome == SearchOutcome::Violation) {
-      // The search numbers operations in invocation order, as cx.ops is.
-      cx.longest_with = std::move(r.longest_with);
-    }
+    std::vector<uint32_t> all(cx.history.ops.size());
+    for (uint32_t i = 0; i < all.size(); ++i) all[i] = i;
+    SearchResult r = search.run(cx.history, all, explain_budget, /*explain=*/true);
+    // The search numbers operations in invocation order, as the shrunk
+    // history already is, so positions line up.
+    if (r.outcome == SearchOutcome::Violation) cx.longest_with = std::move(r.longest_with);
   }
   return cx;
 }
@@ -124,7 +127,7 @@ CheckResult check_typed(const History& h, const CheckOptions& opt) {
     result.verdict = Verdict::Violation;
     result.counterexample = refute(h, parts, *refuted, opt, budget.deadline, searches[0]);
     const Counterexample& cx = *result.counterexample;
-    result.reason = "no linearization exists for " + std::to_string(cx.ops.size()) + " operation(s)" +
+    result.reason = "no linearization exists for " + std::to_string(cx.history.ops.size()) + " operation(s)" +
                     (cx.key ? " on key " + std::to_string(*cx.key) : std::string()) + (cx.minimal ? " (minimal)" : " (not shrunk to minimal)");
   } else if (undecided) {
     result.verdict = Verdict::Unknown;

@@ -31,13 +31,18 @@ struct CheckOptions {
   bool shrink = true;
 };
 
+// A refuted sub-history that is evidence against the whole history: it was
+// obtained only by steps that keep a linearizable history linearizable
+// (restricting to one key, cutting at a time, dropping operations that
+// cannot change state), so its violation implies the history's.
 struct Counterexample {
-  std::vector<uint32_t> ops;        // history indices, in invocation order
-  bool minimal = false;             // removing any one op makes it linearizable
-  size_t shrunk_from = 0;           // size of the refuted partition
-  std::optional<int64_t> key;       // the partition's key, when partitioned
-  // For each op of `ops` (same position): the longest partial linearization
-  // that contained it, as history indices in order.
+  History history;                 // the shrunk sub-history; operations keep their ids
+  std::vector<uint64_t> cut;       // ids of operations a time cut turned pending
+  bool minimal = false;            // no single droppable operation or earlier cut left
+  size_t shrunk_from = 0;          // operations in the refuted part
+  std::optional<int64_t> key;      // the part's key, when split by key
+  // For each operation of `history` (same position): the longest partial
+  // linearization containing it, as positions in `history.ops`.
   std::vector<std::vector<uint32_t>> longest_with;
 };
 

@@ -26,6 +26,12 @@ std::string id_list(const History& h, const std::vector<uint32_t>& ops) {
   return s;
 }
 
+std::string all_ids(const History& h) {
+  std::string s;
+  for (size_t i = 0; i < h.ops.size(); ++i) s += (i ? "," : "") + std::to_string(h.ops[i].id);
+  return s;
+}
+
 }  // namespace
 
 void write_text_report(const History& h, const CheckResult& r, std::ostream& out, const ReportOptions& opt) {
@@ -45,17 +51,19 @@ void write_text_report(const History& h, const CheckResult& r, std::ostream& out
   }
   if (r.counterexample) {
     const Counterexample& cx = *r.counterexample;
-    out << "counterexample: " << cx.ops.size() << " of the " << cx.shrunk_from << " operations"
+    const History& c = cx.history;
+    out << "counterexample: " << c.ops.size() << " operation(s) from the " << cx.shrunk_from << " refuted"
         << (cx.key ? " on key " + std::to_string(*cx.key) : std::string()) << ", "
-        << (cx.minimal ? "minimal (removing any one makes it linearizable)" : "not shrunk to minimal (budget)") << "\n";
-    for (size_t i = 0; i < cx.ops.size(); ++i) {
-      const Operation& op = h.ops[cx.ops[i]];
+        << (cx.minimal ? "minimal (no droppable operation or earlier cut left)" : "not shrunk to minimal (budget)") << "\n";
+    if (!cx.cut.empty()) out << "  (a time cut made " << cx.cut.size() << " operation(s) pending: they were still running at the cut)\n";
+    for (size_t i = 0; i < c.ops.size(); ++i) {
+      const Operation& op = c.ops[i];
       out << "  id " << op.id << "  team " << op.team << " lane " << op.lane << "  " << interval(op) << "  "
-          << describe_operation(h, op) << "\n";
+          << describe_operation(c, op) << "\n";
       if (i < cx.longest_with.size()) {
         out << "      longest partial linearization with it (" << cx.longest_with[i].size() << " ops):";
-        if (cx.longest_with[i].empty()) out << " none: it never takes effect";
-        for (uint32_t j : cx.longest_with[i]) out << " " << h.ops[j].id;
+        if (cx.longest_with[i].empty()) out << " none reaches it";
+        for (uint32_t j : cx.longest_with[i]) out << " " << c.ops[j].id;
         out << "\n";
       }
     }
@@ -72,12 +80,13 @@ void write_json_report(const History& h, const CheckResult& r, std::ostream& out
   if (r.verdict == Verdict::Linearizable) out << ",\"witness\":[" << id_list(h, r.witness) << "]";
   if (r.counterexample) {
     const Counterexample& cx = *r.counterexample;
-    out << ",\"counterexample\":{\"ops\":[" << id_list(h, cx.ops) << "],\"minimal\":" << (cx.minimal ? "true" : "false")
-        << ",\"shrunk_from\":" << cx.shrunk_from;
+    out << ",\"counterexample\":{\"ops\":[" << all_ids(cx.history) << "],\"cut_to_pending\":[";
+    for (size_t i = 0; i < cx.cut.size(); ++i) out << (i ? "," : "") << cx.cut[i];
+    out << "],\"minimal\":" << (cx.minimal ? "true" : "false") << ",\"shrunk_from\":" << cx.shrunk_from;
     if (cx.key) out << ",\"key\":" << *cx.key;
     out << ",\"longest_partial\":{";
     for (size_t i = 0; i < cx.longest_with.size(); ++i)
-      out << (i ? "," : "") << "\"" << h.ops[cx.ops[i]].id << "\":[" << id_list(h, cx.longest_with[i]) << "]";
+      out << (i ? "," : "") << "\"" << cx.history.ops[i].id << "\":[" << id_list(cx.history, cx.longest_with[i]) << "]";
     out << "}}";
   }
   out << "}\n";

@@ -26,6 +26,13 @@ struct MapModel {
   static uint64_t hash(const State& s) { return s.hash(); }
   static uint32_t choices(const State&, const OpData&, const int64_t*) { return 1; }
 
+  // True when the operation cannot change any state (an observer, or an
+  // update whose recorded result says it failed): the shrinker may drop it
+  // without weakening the evidence.
+  static bool leaves_state_unchanged(const OpData& op) {
+    return op.kind == OpKind::Find || (op.kind != OpKind::Upsert && !op.pending && op.result == 0);
+  }
+
   static bool step(State& s, const OpData& op, const int64_t*, uint32_t) {
     const uint32_t at = s.find_key(op.key);
     const bool present = at != s.size();

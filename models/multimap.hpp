@@ -44,6 +44,13 @@ struct MultimapModel {
     return n == 0 ? 1 : n;
   }
 
+  // True when the operation cannot change any state (an observer, or an
+  // update whose recorded result says it failed): the shrinker may drop it
+  // without weakening the evidence.
+  static bool leaves_state_unchanged(const OpData& op) {
+    return op.kind == OpKind::Find || (op.kind == OpKind::Erase && op.result_kind == ResultKind::Absent);
+  }
+
   static bool step(State& s, const OpData& op, const int64_t*, uint32_t choice) {
     switch (op.kind) {
       case OpKind::Insert:

@@ -23,6 +23,14 @@ struct PriorityQueueModel {
   static uint64_t hash(const State& s) { return s.hash(); }
   static uint32_t choices(const State&, const OpData&, const int64_t*) { return 1; }
 
+  // True when the operation cannot change any state (an observer, or an
+  // update whose recorded result says it failed): the shrinker may drop it
+  // without weakening the evidence.
+  static bool leaves_state_unchanged(const OpData& op) {
+    if (op.kind == OpKind::Push) return op.keys_count == 0;
+    return op.value == 0 || (!op.pending && op.out_count == 0);
+  }
+
   static bool step(State& s, const OpData& op, const int64_t* pool, uint32_t) {
     if (op.kind == OpKind::Push) {
       for (uint32_t i = 0; i < op.keys_count; ++i) s.insert(pool[op.keys_begin + i]);

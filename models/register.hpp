@@ -37,6 +37,11 @@ inline bool register_step(RegisterState& r, const OpData& op) {
   }
 }
 
+// Reads, and CASes recorded as failed, leave a register as it was.
+inline bool register_observes(const OpData& op) {
+  return op.kind == OpKind::Read || (op.kind == OpKind::Cas && !op.pending && op.result == 0);
+}
+
 inline std::string describe_register(const RegisterState& r) {
   return r.written ? std::to_string(r.value) : "nil";
 }
@@ -49,6 +54,10 @@ struct RegisterModelBase {
   static State initial() { return {}; }
   static uint64_t hash(const State& s) { return s.written ? detail::mix64(static_cast<uint64_t>(s.value)) : 0; }
   static uint32_t choices(const State&, const OpData&, const int64_t*) { return 1; }
+  // True when the operation cannot change any state (an observer, or an
+  // update whose recorded result says it failed): the shrinker may drop it
+  // without weakening the evidence.
+  static bool leaves_state_unchanged(const OpData& op) { return register_observes(op); }
   static bool step(State& s, const OpData& op, const int64_t*, uint32_t) { return register_step(s, op); }
   static std::string describe(const State& s) { return describe_register(s); }
   static std::optional<int64_t> current_value(const State& s, const OpData&) {

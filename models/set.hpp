@@ -23,6 +23,13 @@ struct SetModel {
   static uint64_t hash(const State& s) { return s.hash(); }
   static uint32_t choices(const State&, const OpData&, const int64_t*) { return 1; }
 
+  // True when the operation cannot change any state (an observer, or an
+  // update whose recorded result says it failed): the shrinker may drop it
+  // without weakening the evidence.
+  static bool leaves_state_unchanged(const OpData& op) {
+    return op.kind == OpKind::Contains || (!op.pending && op.result == 0);
+  }
+
   static bool step(State& s, const OpData& op, const int64_t*, uint32_t) {
     const bool present = s.contains(op.key);
     switch (op.kind) {

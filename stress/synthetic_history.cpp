@@ -86,7 +86,7 @@ void run_sequentially(const SyntheticHistorySpec& spec, const Draw& draw, Histor
     if (!Model::step(state, d, pool, 0)) throw std::logic_error("synthetic history: model rejected its own result");
     clear_unused_fields(h.model(), op);
     if (pending) {  // took effect, but its result was never seen
-      if (d.result_kind == ResultKind::Keys) h.key_pool.resize(d.out_begin);
+      if (d.result_kind == ResultKind::Keys && d.out_count) h.key_pool.resize(d.out_begin);
       d.result_kind = ResultKind::None;
       d.result = 0;
       d.out_begin = d.out_count = 0;

@@ -1,9 +1,19 @@
-// Shrinking a refuted sub-history to a small one that is still refuted.
-// Every candidate is re-checked by the search, so whatever is returned is a
-// verified violation; "minimal" is claimed only when removing each single
-// remaining operation was checked and made it linearizable.
+// Shrinking a refuted part of a history to a small sub-history that is still
+// refuted AND still evidence against the whole history. Arbitrary subsets
+// are not evidence: "contains(5) -> true" alone is not linearizable, yet the
+// history it came from may have inserted 5 first. So the shrinker uses only
+// transformations T for which "H linearizable implies T(H) linearizable":
+//  - a time cut: drop operations invoked after t, and turn those still
+//    running at t into pending ones (linearizability is prefix-closed);
+//  - dropping an operation that cannot change the model's state (an
+//    observer, or an update recorded as failed).
+// Every candidate is re-checked by the search; whatever comes back is a
+// verified violation. "Minimal" means no single further droppable operation
+// can go and no earlier cut was found.
 #pragma once
 
+#include <algorithm>
+#include <numeric>
 #include <vector>
 
 #include "linearizability/detail/search.hpp"
@@ -13,63 +23,110 @@ namespace warpcheck::detail {
 template <class Model>
 class Shrinker {
  public:
-  Shrinker(const History& h, Search<Model>& search, Budget& budget) : h_(h), search_(search), budget_(budget) {}
+  Shrinker(Search<Model>& search, Budget& budget) : search_(search), budget_(budget) {}
 
-  // `ops` must be refuted already; returns a refuted subset in call order.
-  std::vector<uint32_t> shrink(std::vector<uint32_t> ops, bool& minimal) {
-    std::stable_sort(ops.begin(), ops.end(), [&](uint32_t a, uint32_t b) { return h_.ops[a].call < h_.ops[b].call; });
-    ops = shortest_refuted_prefix(std::move(ops));
-    // ddmin-style: drop chunks while the rest stays refuted, halving the
-    // chunk size down to single operations.
-    for (size_t chunk = ops.size() / 2; chunk >= 1 && !gave_up_; chunk /= 2) {
-      for (size_t start = 0; start < ops.size() && ops.size() > 1 && !gave_up_;) {
-        if (try_without(ops, start, chunk)) continue;
-        start += chunk;
+  struct Result {
+    History history;             // the counterexample; operations keep their ids
+    std::vector<uint64_t> cut;   // ids the time cut turned pending
+    bool minimal = false;
+  };
+
+  // `part` (history indices) must be refuted already.
+  Result shrink(const History& h, const std::vector<uint32_t>& part) {
+    Result out;
+    out.history.meta = h.meta;
+    out.history.meta.incomplete = false;
+    out.history.key_pool = h.key_pool;
+    scratch_.key_pool = h.key_pool;
+    for (uint32_t i : part) out.history.ops.push_back(h.ops[i]);
+    std::stable_sort(out.history.ops.begin(), out.history.ops.end(),
+                     [](const Operation& a, const Operation& b) { return a.call < b.call; });
+    cut_at_earliest_refuted_time(out);
+    drop_state_preserving_ops(out.history.ops);
+    out.minimal = !gave_up_;
+    std::erase_if(out.cut, [&](uint64_t id) {
+      return std::none_of(out.history.ops.begin(), out.history.ops.end(), [&](const Operation& op) { return op.id == id; });
+    });
+    return out;
+  }
+
+  // Operations that were running at time t become pending; later ones go.
+  static std::vector<Operation> cut(const std::vector<Operation>& ops, uint64_t t, std::vector<uint64_t>* turned_pending) {
+    std::vector<Operation> kept;
+    for (Operation op : ops) {
+      if (op.call > t) continue;
+      if (!op.pending() && op.ret > t) {
+        op.ret = kPendingTime;
+        op.data.pending = true;
+        op.data.result_kind = ResultKind::None;
+        op.data.result = 0;
+        op.data.out_begin = op.data.out_count = 0;
+        if (turned_pending) turned_pending->push_back(op.id);
       }
+      kept.push_back(op);
     }
-    // Single removals until a full pass removes nothing: 1-minimal.
-    for (bool changed = true; changed && !gave_up_;) {
-      changed = false;
-      for (size_t i = 0; i < ops.size() && ops.size() > 1 && !gave_up_;)
-        if (try_without(ops, i, 1)) changed = true; else ++i;
-    }
-    minimal = !gave_up_;
-    return ops;
+    return kept;
   }
 
  private:
-  // Binary search for a short refuted prefix (in invocation order). Refuted
-  // prefixes need not be monotone, so only verified ones are ever kept.
-  std::vector<uint32_t> shortest_refuted_prefix(std::vector<uint32_t> ops) {
-    size_t lo = 1, hi = ops.size();
+  // Binary search over event times for an early refuted cut. Refuted cuts
+  // need not be monotone in t, so only verified cuts are kept.
+  void cut_at_earliest_refuted_time(Result& out) {
+    std::vector<uint64_t> times;
+    for (const Operation& op : out.history.ops) {
+      times.push_back(op.call);
+      if (!op.pending()) times.push_back(op.ret);
+    }
+    std::sort(times.begin(), times.end());
+    times.erase(std::unique(times.begin(), times.end()), times.end());
+    size_t lo = 0, hi = times.size();  // hi == size: no cut
     while (lo < hi && !gave_up_) {
       size_t mid = lo + (hi - lo) / 2;
-      if (refuted(std::span<const uint32_t>(ops.data(), mid))) hi = mid; else lo = mid + 1;
+      if (refuted(cut(out.history.ops, times[mid], nullptr))) hi = mid; else lo = mid + 1;
     }
-    ops.resize(hi);
-    return ops;
+    if (hi < times.size()) out.history.ops = cut(out.history.ops, times[hi], &out.cut);
   }
 
-  bool try_without(std::vector<uint32_t>& ops, size_t start, size_t count) {
-    count = std::min(count, ops.size() - start);
-    if (count == 0 || count == ops.size()) return false;
-    candidate_.assign(ops.begin(), ops.begin() + long(start));
-    candidate_.insert(candidate_.end(), ops.begin() + long(start + count), ops.end());
-    if (!refuted(candidate_)) return false;
+  // ddmin over the droppable operations: chunks first, then single ones
+  // until a whole pass drops nothing.
+  void drop_state_preserving_ops(std::vector<Operation>& ops) {
+    for (size_t chunk = std::max<size_t>(1, ops.size() / 2);; chunk = std::max<size_t>(1, chunk / 2)) {
+      bool dropped = false;
+      for (size_t start = 0; start < ops.size() && !gave_up_;) {
+        if (try_without(ops, start, chunk)) dropped = true; else start += chunk;
+      }
+      if (gave_up_ || (chunk == 1 && !dropped)) return;
+    }
+  }
+
+  // Drops the droppable operations among ops[start, start + count).
+  bool try_without(std::vector<Operation>& ops, size_t start, size_t count) {
+    candidate_.clear();
+    bool any = false;
+    for (size_t i = 0; i < ops.size(); ++i) {
+      const bool in_chunk = i >= start && i < start + count;
+      if (in_chunk && Model::leaves_state_unchanged(ops[i].data)) { any = true; continue; }
+      candidate_.push_back(ops[i]);
+    }
+    if (!any || candidate_.empty() || !refuted(candidate_)) return false;
     ops.swap(candidate_);
     return true;
   }
 
-  bool refuted(std::span<const uint32_t> ops) {
-    SearchOutcome o = search_.run(h_, ops, budget_).outcome;
+  bool refuted(const std::vector<Operation>& ops) {
+    scratch_.ops = ops;
+    indices_.resize(ops.size());
+    std::iota(indices_.begin(), indices_.end(), 0u);
+    SearchOutcome o = search_.run(scratch_, indices_, budget_).outcome;
     if (o != SearchOutcome::Violation && o != SearchOutcome::Linearizable) gave_up_ = true;
     return o == SearchOutcome::Violation;
   }
 
-  const History& h_;
   Search<Model>& search_;
   Budget& budget_;
-  std::vector<uint32_t> candidate_;
+  History scratch_;
+  std::vector<Operation> candidate_;
+  std::vector<uint32_t> indices_;
   bool gave_up_ = false;
 };
 

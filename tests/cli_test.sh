@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# End-to-end tests of the warpcheck command line: verdicts and exit codes on
+# the known-answer histories in every format, bad input, usage errors.
+# Usage: cli_test.sh WARPCHECK DATA_DIR
+set -u
+warpcheck=$1
+data=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+passed=0
+failed=0
+
+expect() {  # expect NAME WANTED_EXIT ACTUAL_EXIT [OUTPUT_FILE PATTERN]
+  local name=$1 want=$2 got=$3
+  if [ "$got" != "$want" ]; then
+    echo "FAIL: $name: exit $got, wanted $want"; failed=$((failed + 1)); return
+  fi
+  if [ $# -ge 5 ] && ! grep -q -- "$5" "$4"; then
+    echo "FAIL: $name: output lacks '$5':"; sed 's/^/    /' "$4"; failed=$((failed + 1)); return
+  fi
+  passed=$((passed + 1))
+}
+
+edn_model() {  # lin_cas_register_jepsen.edn -> cas-register
+  basename "$1" .edn | sed -E 's/^(lin|viol)_//; s/_jepsen$//; s/_/-/g'
+}
+
+for f in "$data"/known/*; do
+  name=$(basename "$f")
+  case $name in lin_*) want=0 ;; *) want=1 ;; esac
+  model_args=()
+  [[ $name == *.edn ]] && model_args=(--model "$(edn_model "$f")")
+  "$warpcheck" check "$f" "${model_args[@]}" >"$tmp/out" 2>&1
+  expect "check $name" $want $? "$tmp/out" "^$( [ $want = 0 ] && echo LINEARIZABLE || echo VIOLATION ):"
+  "$warpcheck" convert "$f" "$tmp/h.bin" "${model_args[@]}" 2>"$tmp/err"
+  expect "convert $name" 0 $?
+  "$warpcheck" check "$tmp/h.bin" --json >"$tmp/out" 2>&1
+  expect "check binary of $name" $want $? "$tmp/out" '"verdict":"'
+  "$warpcheck" convert "$tmp/h.bin" "$tmp/h.jsonl" 2>"$tmp/err" && "$warpcheck" convert "$tmp/h.jsonl" "$tmp/h2.bin" 2>"$tmp/err"
+  cmp -s "$tmp/h.bin" "$tmp/h2.bin"
+  expect "binary -> jsonl -> binary is exact for $name" 0 $?
+done
+
+for f in "$data"/bad/*; do
+  name=$(basename "$f")
+  model_args=()
+  [[ $name == *.edn ]] && model_args=(--model cas-register)
+  "$warpcheck" check "$f" "${model_args[@]}" >"$tmp/out" 2>&1
+  expect "bad input $name" 3 $? "$tmp/out" "$name"
+done
+
+"$warpcheck" gen --model pq --ops 300 --pending 0.1 --out "$tmp/g.bin" 2>/dev/null
+head -c 200 "$tmp/g.bin" >"$tmp/truncated.bin"
+"$warpcheck" check "$tmp/truncated.bin" >"$tmp/out" 2>&1
+expect "truncated binary" 3 $? "$tmp/out" "truncated"
+printf '\x01' | dd of="$tmp/g.bin" bs=1 seek=300 conv=notrunc 2>/dev/null
+"$warpcheck" check "$tmp/g.bin" >"$tmp/out" 2>&1
+expect "corrupted binary" 3 $? "$tmp/out" "checksum"
+"$warpcheck" check "$data/known/lin_pq_batch.jsonl" --model register >"$tmp/out" 2>&1
+expect "wrong model for the history" 3 $? "$tmp/out" "not part of model"
+"$warpcheck" check "$tmp/does-not-exist" >"$tmp/out" 2>&1
+expect "missing file" 3 $? "$tmp/out" "cannot open"
+"$warpcheck" frobnicate >"$tmp/out" 2>&1
+expect "unknown command" 3 $? "$tmp/out" "unknown command"
+"$warpcheck" check >"$tmp/out" 2>&1
+expect "check without a file" 3 $? "$tmp/out" "usage"
+"$warpcheck" check "$data/known/lin_pq_batch.jsonl" --timeout abc >"$tmp/out" 2>&1
+expect "bad number" 3 $? "$tmp/out" "--timeout must be"
+"$warpcheck" check "$data/known/lin_pq_batch.jsonl" --model stack >"$tmp/out" 2>&1
+expect "unknown model option" 3 $? "$tmp/out" "unknown model"
+"$warpcheck" gen --model set --ops 20000 --keys 64 --overlap 100 --out "$tmp/s.jsonl" 2>/dev/null
+"$warpcheck" check "$tmp/s.jsonl" >"$tmp/out" 2>&1
+expect "generated set history" 0 $? "$tmp/out" "partitioned by key into 64 parts"
+"$warpcheck" gen --model pq --ops 3000 --keys 1000 --overlap 16 --pending 0.3 --seed 11 --out "$tmp/hard.bin" 2>/dev/null
+"$warpcheck" check "$tmp/hard.bin" --timeout 0.3 >"$tmp/out" 2>&1
+expect "time budget gives unknown" 2 $? "$tmp/out" "^UNKNOWN"
+
+echo "cli: $passed passed, $failed failed"
+[ $failed -eq 0 ]

@@ -1,0 +1,119 @@
+// RapidCheck generators of small histories for the property tests: fully
+// random ones (heavy overlap, random results: mostly violations) and
+// linearizable-by-construction ones with a few results corrupted (near
+// misses, both verdicts).
+#pragma once
+
+#include <rapidcheck.h>
+
+#include "linearizability/formats.hpp"
+#include "stress/synthetic_history.hpp"
+
+namespace warpcheck::testing {
+
+inline const ModelInfo& model_of(ModelId id) { return model_info(id); }
+
+inline rc::Gen<ModelId> gen_model() {
+  return rc::gen::element(ModelId::Set, ModelId::Map, ModelId::Multimap, ModelId::PriorityQueue, ModelId::Register,
+                          ModelId::CasRegister, ModelId::Kv);
+}
+
+inline std::vector<int64_t> random_keys(size_t max_count) {
+  auto n = *rc::gen::inRange<size_t>(0, max_count + 1);
+  return *rc::gen::container<std::vector<int64_t>>(n, rc::gen::inRange<int64_t>(0, 5));
+}
+
+inline History random_history(ModelId model, size_t max_ops, int64_t max_keys) {
+  History h;
+  h.meta.model = model;
+  const ModelInfo& info = model_of(model);
+  const size_t n = *rc::gen::inRange<size_t>(0, max_ops + 1);
+  const int64_t keys = *rc::gen::inRange<int64_t>(1, max_keys + 1);
+  for (size_t i = 0; i < n; ++i) {
+    Operation op;
+    op.id = i;
+    op.team = uint32_t(i % 4);
+    const OpSpec& spec = info.ops[*rc::gen::inRange<size_t>(0, info.ops.size())];
+    OpData& d = op.data;
+    d.kind = spec.kind;
+    d.key = *rc::gen::inRange<int64_t>(0, keys);
+    d.value = *rc::gen::inRange<int64_t>(1, 5);
+    d.expected = *rc::gen::inRange<int64_t>(0, 5);
+    if (spec.args & kArgCount) d.value = *rc::gen::inRange<int64_t>(0, 4);
+    if (spec.args & kArgKeys) {
+      auto ks = random_keys(3);
+      d.keys_begin = uint32_t(h.key_pool.size());
+      d.keys_count = uint32_t(ks.size());
+      h.key_pool.insert(h.key_pool.end(), ks.begin(), ks.end());
+    }
+    op.call = *rc::gen::inRange<uint64_t>(0, 3 * n + 1);
+    d.pending = *rc::gen::inRange(0, 8) == 0;
+    op.ret = d.pending ? kPendingTime : op.call + *rc::gen::inRange<uint64_t>(0, 9);
+    if (!d.pending) {
+      switch (spec.returns) {
+        case Returns::Nothing: break;
+        case Returns::Bool: d.result_kind = ResultKind::Bool; d.result = *rc::gen::inRange(0, 2); break;
+        case Returns::ValueOrAbsent:
+          d.result = *rc::gen::inRange<int64_t>(0, 5);
+          d.result_kind = d.result == 0 ? ResultKind::Absent : ResultKind::Value;
+          break;
+        case Returns::Keys: {
+          auto ks = random_keys(size_t(d.value));
+          if (*rc::gen::inRange(0, 4) != 0) std::sort(ks.begin(), ks.end());
+          d.result_kind = ResultKind::Keys;
+          d.out_begin = uint32_t(h.key_pool.size());
+          d.out_count = uint32_t(ks.size());
+          h.key_pool.insert(h.key_pool.end(), ks.begin(), ks.end());
+          break;
+        }
+      }
+    }
+    clear_unused_fields(info, op);
+    h.ops.push_back(op);
+  }
+  validate_history(h, "random history");
+  return h;
+}
+
+// Changes one completed operation's result to a different valid one.
+inline void corrupt_one_result(History& h) {
+  std::vector<size_t> completed;
+  for (size_t i = 0; i < h.ops.size(); ++i)
+    if (!h.ops[i].pending() && h.ops[i].data.result_kind != ResultKind::None) completed.push_back(i);
+  if (completed.empty()) return;
+  Operation& op = h.ops[*rc::gen::elementOf(completed)];
+  OpData& d = op.data;
+  switch (d.result_kind) {
+    case ResultKind::Bool: d.result = !d.result; break;
+    case ResultKind::Value:
+      if (*rc::gen::inRange(0, 2)) { d.result_kind = ResultKind::Absent; d.result = 0; }
+      else d.result += *rc::gen::inRange<int64_t>(1, 3);
+      break;
+    case ResultKind::Absent: d.result_kind = ResultKind::Value; d.result = *rc::gen::inRange<int64_t>(1, 50); break;
+    case ResultKind::Keys:
+      if (d.out_count > 0 && *rc::gen::inRange(0, 2)) --d.out_count;
+      else if (d.out_count > 0) h.key_pool[d.out_begin] += *rc::gen::inRange<int64_t>(1, 3);
+      else return;
+      if (d.out_count == 0) d.out_begin = 0;
+      break;
+    case ResultKind::None: break;
+  }
+}
+
+inline History perturbed_history(ModelId model, size_t max_ops, uint64_t overlap_max) {
+  SyntheticHistorySpec spec;
+  spec.model = model;
+  spec.operations = *rc::gen::inRange<size_t>(1, max_ops + 1);
+  spec.keys = *rc::gen::inRange<int64_t>(1, 4);
+  spec.overlap = *rc::gen::inRange<uint64_t>(0, overlap_max + 1);
+  spec.pending = *rc::gen::element(0.0, 0.1, 0.25);
+  spec.batch = 3;
+  spec.seed = *rc::gen::arbitrary<uint64_t>();
+  History h = make_linearizable_history(spec);
+  const int corruptions = *rc::gen::inRange(0, 3);
+  for (int i = 0; i < corruptions; ++i) corrupt_one_result(h);
+  validate_history(h, "perturbed history");
+  return h;
+}
+
+}  // namespace warpcheck::testing

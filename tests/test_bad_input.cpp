@@ -1,0 +1,118 @@
+// Bad input gets a clear InputError naming the source and the position,
+// never a crash, a hang or a verdict.
+#include <gtest/gtest.h>
+
+#include <random>
+#include <sstream>
+
+#include "linearizability/formats.hpp"
+#include "stress/synthetic_history.hpp"
+#include "support/test_data.hpp"
+
+using namespace warpcheck;
+using namespace warpcheck::testing;
+
+namespace {
+
+std::string error_of(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+std::string small_binary() {
+  SyntheticHistorySpec spec;
+  spec.model = ModelId::PriorityQueue;
+  spec.operations = 20;
+  spec.pending = 0.2;
+  std::ostringstream s;
+  write_binary(make_linearizable_history(spec), s);
+  return s.str();
+}
+
+}  // namespace
+
+TEST(BadInput, EveryCheckedInBadFileIsRejectedWithItsNameAndPosition) {
+  const std::map<std::string, std::string> expected = {
+      {"malformed_json.jsonl", ":2:"},           {"unknown_model.jsonl", "unknown model \"stack\""},
+      {"unknown_op.jsonl", "unknown operation \"frobnicate\""},
+      {"op_not_in_model.jsonl", "not part of model \"set\""},
+      {"response_before_invocation.jsonl", ":3:1: response at 20 before its invocation at 30"},
+      {"duplicate_ids.jsonl", ":3: duplicate operation id 1"}, {"fractional_number.jsonl", "fractional"},
+      {"missing_ret.jsonl", "missing \"ret\""},  {"unused_field.jsonl", "\"value\" is not used by insert"},
+      {"no_model.jsonl", "no model"},            {"trailing_garbage.jsonl", "trailing characters"},
+      {"integer_overflow.jsonl", "does not fit"}, {"pop_returns_too_many.jsonl", "returned 2 keys but asked for 1"},
+      {"unterminated.edn", "unterminated"},      {"completion_without_invoke.edn", "no open invoke"},
+      {"float_value.edn", "integers only"},
+  };
+  const auto files = files_in("bad");
+  ASSERT_EQ(files.size(), expected.size()) << "every bad file needs an expected message here";
+  for (const auto& path : files) {
+    const std::string name = path.filename().string();
+    SCOPED_TRACE(name);
+    ASSERT_TRUE(expected.count(name));
+    const std::optional<ModelId> model = path.extension() == ".edn" ? std::optional(ModelId::CasRegister) : std::nullopt;
+    const std::string msg = error_of([&] { load_history(path.string(), model); });
+    EXPECT_NE(msg.find(name), std::string::npos) << msg;
+    EXPECT_NE(msg.find(expected.at(name)), std::string::npos) << msg;
+  }
+}
+
+TEST(BadInput, EveryTruncationOfABinaryHistoryIsRejected) {
+  const std::string bin = small_binary();
+  ASSERT_NO_THROW(read_binary(bin, "full"));
+  for (size_t len = 0; len < bin.size(); ++len) {
+    const std::string msg = error_of([&] { read_binary(std::string_view(bin).substr(0, len), "cut.bin"); });
+    EXPECT_NE(msg.find("cut.bin: byte "), std::string::npos) << "length " << len << ": " << msg;
+  }
+}
+
+TEST(BadInput, EveryFlippedByteOfABinaryHistoryIsRejected) {
+  const std::string bin = small_binary();
+  for (size_t pos = 0; pos < bin.size(); ++pos) {
+    std::string bad = bin;
+    bad[pos] = char(bad[pos] ^ 0x40);
+    EXPECT_FALSE(error_of([&] { read_binary(bad, "flip.bin"); }).empty()) << "flip at " << pos;
+  }
+}
+
+TEST(BadInput, ValidChecksumButInvalidRecordIsRejected) {
+  // The writer checksums whatever it is given, so a record the model
+  // cannot have (a set insert returning keys) arrives with a valid checksum
+  // and must be caught by validation.
+  SyntheticHistorySpec spec;
+  spec.operations = 5;
+  History h = make_linearizable_history(spec);
+  h.ops[2].data.result_kind = ResultKind::Keys;
+  std::ostringstream s;
+  write_binary(h, s);
+  const std::string msg = error_of([&] { read_binary(s.str(), "forged.bin"); });
+  EXPECT_NE(msg.find("forged.bin: record 2"), std::string::npos) << msg;
+}
+
+TEST(BadInput, RandomMutationsOfTextFormatsNeverEscapeAsAnythingButInputError) {
+  const std::string jsonl = read_file(test_data_dir() / "known/lin_pq_overlapping_pops_one_order.jsonl");
+  const std::string edn = read_file(test_data_dir() / "known/lin_cas_register_jepsen.edn");
+  std::mt19937_64 rng(7);
+  const std::string alphabet = "{}[]():,\"\\-0123456789.e :#_nultrfa\n";
+  for (int i = 0; i < 20000; ++i) {
+    std::string text = (i % 2) ? jsonl : edn;
+    const int edits = 1 + int(rng() % 4);
+    for (int e = 0; e < edits; ++e) {
+      const size_t pos = rng() % (text.size() + 1);
+      switch (rng() % 3) {
+        case 0: text.insert(pos, 1, alphabet[rng() % alphabet.size()]); break;
+        case 1: if (pos < text.size()) text.erase(pos, 1); break;
+        default: if (pos < text.size()) text[pos] = alphabet[rng() % alphabet.size()];
+      }
+    }
+    try {
+      if (i % 2) read_jsonl(text, "m.jsonl", std::nullopt);
+      else read_edn(text, "m.edn", ModelId::CasRegister);
+    } catch (const InputError&) {
+    }
+  }
+}

@@ -1,0 +1,73 @@
+// Hand-written histories with known verdicts (tests/data/known, file names
+// start with lin_ or viol_), checked from JSON lines or EDN and again after
+// conversion to the binary format.
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+#include "linearizability/checker.hpp"
+#include "linearizability/formats.hpp"
+#include "linearizability/witness.hpp"
+#include "support/test_data.hpp"
+
+using namespace warpcheck;
+using namespace warpcheck::testing;
+
+namespace {
+
+std::optional<ModelId> edn_model(const std::filesystem::path& p) {
+  const std::string name = p.filename().string();
+  for (const char* m : {"cas_register", "register", "kv"})
+    if (name.find(std::string("_") + m + "_") != std::string::npos) {
+      std::string model = m;
+      std::replace(model.begin(), model.end(), '_', '-');
+      return find_model(model)->id;
+    }
+  return std::nullopt;
+}
+
+}  // namespace
+
+TEST(KnownAnswers, EveryFileGivesItsVerdictInEveryFormat) {
+  const auto files = files_in("known");
+  ASSERT_GE(files.size(), 40u);
+  std::set<ModelId> models_with_lin, models_with_viol;
+  for (const auto& path : files) {
+    SCOPED_TRACE(path.filename().string());
+    const bool expect_lin = path.filename().string().rfind("lin_", 0) == 0;
+    const std::optional<ModelId> model = path.extension() == ".edn" ? edn_model(path) : std::nullopt;
+    const History h = load_history(path.string(), model);
+    std::ostringstream bin;
+    write_binary(h, bin);
+    const History from_binary = read_binary(bin.str(), "in-memory");
+    for (const History* version : {&h, &from_binary}) {
+      const CheckResult r = check_history(*version);
+      EXPECT_EQ(r.verdict, expect_lin ? Verdict::Linearizable : Verdict::Violation) << r.reason;
+      if (r.verdict == Verdict::Linearizable) EXPECT_FALSE(witness_error(*version, r.witness).has_value());
+      if (r.verdict == Verdict::Violation) {
+        ASSERT_TRUE(r.counterexample.has_value());
+        EXPECT_EQ(check_history(r.counterexample->history).verdict, Verdict::Violation);
+      }
+    }
+    (expect_lin ? models_with_lin : models_with_viol).insert(h.meta.model);
+  }
+  EXPECT_EQ(models_with_lin.size(), std::size(kModels)) << "every model needs a linearizable known answer";
+  EXPECT_EQ(models_with_viol.size(), std::size(kModels)) << "every model needs a violating known answer";
+}
+
+TEST(KnownAnswers, CounterexampleOfStaleReadIsTheInsertAndTheRead) {
+  const History h = load_history((test_data_dir() / "known/viol_set_one_bad_key_among_many.jsonl").string());
+  const CheckResult r = check_history(h);
+  ASSERT_EQ(r.verdict, Verdict::Violation);
+  const Counterexample& cx = *r.counterexample;
+  EXPECT_EQ(cx.key, 7);
+  EXPECT_TRUE(cx.minimal);
+  // insert(7) then two successful erases: none of them can be dropped.
+  ASSERT_EQ(cx.history.ops.size(), 3u);
+  EXPECT_EQ(cx.history.ops[0].id, 7u);
+  EXPECT_EQ(cx.history.ops[1].id, 100u);
+  EXPECT_EQ(cx.history.ops[2].id, 101u);
+  ASSERT_EQ(cx.longest_with.size(), 3u);
+  EXPECT_EQ(cx.longest_with[1].size(), 2u);  // insert, erase: then the second erase is stuck
+  EXPECT_TRUE(cx.longest_with[2].empty());   // real time puts it after the first erase
+}
