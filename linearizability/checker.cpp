@@ -110,7 +110,9 @@ CheckResult check_typed(const History& h, const CheckOptions& opt) {
     if (results[p].outcome == SearchOutcome::Violation) budget.cancelled = true;
   }
 
+  // The undecided part reported is the one the search got furthest in.
   std::optional<size_t> refuted, undecided;
+  size_t undecided_count = 0;
   for (size_t p = 0; p < count; ++p) {
     result.steps += results[p].steps;
     switch (results[p].outcome) {
@@ -119,7 +121,8 @@ CheckResult check_typed(const History& h, const CheckOptions& opt) {
         if (!refuted || parts.size(p) < parts.size(*refuted)) refuted = p;
         break;
       default:
-        if (!undecided || results[p].outcome != SearchOutcome::Cancelled) undecided = p;
+        ++undecided_count;
+        if (!undecided || results[p].steps > results[*undecided].steps) undecided = p;
     }
   }
 
@@ -134,7 +137,8 @@ CheckResult check_typed(const History& h, const CheckOptions& opt) {
     const SearchResult& r = results[*undecided];
     result.reason = std::string(r.outcome == SearchOutcome::OutOfMemory ? "memory budget" : "time budget") + " ran out: " +
                     std::to_string(result.partitions_linearizable) + " of " + std::to_string(count) +
-                    " parts proved linearizable, none refuted; stuck on " + describe_stuck(parts, *undecided, r);
+                    " parts proved linearizable, none refuted, " + std::to_string(undecided_count) +
+                    " undecided; furthest: " + describe_stuck(parts, *undecided, r);
   } else {
     result.verdict = Verdict::Linearizable;
     std::vector<std::vector<uint32_t>> orders(count);

@@ -34,26 +34,27 @@ std::optional<std::string> operation_error(const ModelInfo& model, const Operati
   const OpData& d = op.data;
   if (static_cast<int>(d.kind) >= kOpKindCount) return "unknown operation kind " + std::to_string(int(d.kind));
   const OpSpec* spec = model.spec(d.kind);
-  const std::string what = std::string(model.name) + "." + std::string(op_kind_name(d.kind));
+  // Built only when there is an error to report: this runs on every record.
+  auto what = [&] { return std::string(model.name) + "." + std::string(op_kind_name(d.kind)); };
   if (!spec) return "operation '" + std::string(op_kind_name(d.kind)) + "' is not part of model '" + std::string(model.name) + "'";
   if (d.pending != (op.ret == kPendingTime)) return "pending flag disagrees with the response time";
   if (!d.pending && op.ret < op.call)
     return "response at " + std::to_string(op.ret) + " before its invocation at " + std::to_string(op.call);
-  if (d.pending && d.result_kind != ResultKind::None) return what + " is pending but has a result";
+  if (d.pending && d.result_kind != ResultKind::None) return what() + " is pending but has a result";
   if (!d.pending && !result_fits(spec->returns, d.result_kind))
-    return what + " must return " + std::string(returns_name(spec->returns));
+    return what() + " must return " + std::string(returns_name(spec->returns));
   if (d.result_kind == ResultKind::Bool && d.result != 0 && d.result != 1) return "bool result out of range";
-  if (spec->args & kArgCount && d.value < 0) return what + ": negative count";
+  if (spec->args & kArgCount && d.value < 0) return what() + ": negative count";
   if (uint64_t(d.keys_begin) + d.keys_count > pool_size || uint64_t(d.out_begin) + d.out_count > pool_size)
     return "key batch outside the key pool";
-  if (!(spec->args & kArgKeys) && d.keys_count != 0) return what + " takes no batch of keys";
-  if (d.result_kind != ResultKind::Keys && d.out_count != 0) return what + " returned keys it cannot return";
+  if (!(spec->args & kArgKeys) && d.keys_count != 0) return what() + " takes no batch of keys";
+  if (d.result_kind != ResultKind::Keys && d.out_count != 0) return what() + " returned keys it cannot return";
   if (d.result_kind == ResultKind::Keys && spec->args & kArgCount && d.out_count > uint64_t(d.value))
-    return what + " returned " + std::to_string(d.out_count) + " keys but asked for " + std::to_string(d.value);
+    return what() + " returned " + std::to_string(d.out_count) + " keys but asked for " + std::to_string(d.value);
   Operation canonical = op;
   clear_unused_fields(model, canonical);
   if (std::memcmp(&canonical.data, &op.data, sizeof(OpData)) != 0 || canonical.hint != op.hint)
-    return what + ": a field it does not use is not zero";
+    return what() + ": a field it does not use is not zero";
   return std::nullopt;
 }
 

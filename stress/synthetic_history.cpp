@@ -7,6 +7,8 @@
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/system/omp/execution_policy.h>
 
+#include <unordered_map>
+
 #include "models/detail/hash.hpp"
 
 namespace warpcheck {
@@ -28,7 +30,9 @@ enum Stream : uint64_t { kKind = 1, kKey, kCasHit, kCount, kPending, kEffect, kT
 // result; times are set afterwards.
 template <class Model>
 void run_sequentially(const SyntheticHistorySpec& spec, const Draw& draw, History& h) {
-  typename Model::State state = Model::initial();
+  // One state per key where the model is per-key: a single state over
+  // 100,000 keys would make every step a long copy.
+  std::unordered_map<int64_t, typename Model::State> states;
   const int64_t* pool = nullptr;
   for (size_t i = 0; i < spec.operations; ++i) {
     Operation& op = h.ops[i];
@@ -36,6 +40,7 @@ void run_sequentially(const SyntheticHistorySpec& spec, const Draw& draw, Histor
     const OpSpec& os = Model::ops[draw.below(i, kKind, std::size(Model::ops))];
     d.kind = os.kind;
     d.key = int64_t(draw.below(i, kKey, uint64_t(std::max<int64_t>(spec.keys, 1))));
+    auto& state = states.try_emplace(Model::partition_by_key ? d.key : 0, Model::initial()).first->second;
     d.value = int64_t(i) + 1;  // unique written values expose reads of stale or future writes
     if (os.args & kArgExpected) {
       std::optional<int64_t> cur;

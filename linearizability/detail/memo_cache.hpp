@@ -15,6 +15,8 @@
 #include <cstring>
 #include <vector>
 
+#include "linearizability/detail/huge_page_allocator.hpp"
+
 namespace warpcheck::detail {
 
 template <class State>
@@ -63,7 +65,7 @@ class MemoCache {
   };
 
   void grow() {
-    std::vector<Slot> old(table_.size() * 2);
+    Buffer<Slot> old(table_.size() * 2);
     old.swap(table_);
     for (const Slot& s : old) {
       if (s.hash == 0) continue;
@@ -73,10 +75,13 @@ class MemoCache {
     }
   }
 
-  std::vector<Slot> table_;
+  template <class T>
+  using Buffer = std::vector<T, HugePageAllocator<T>>;
+
+  Buffer<Slot> table_;
   size_t count_ = 0;
-  std::vector<uint64_t> words_;
-  std::vector<State> states_;
+  Buffer<uint64_t> words_;
+  Buffer<State> states_;
 };
 
 }  // namespace warpcheck::detail

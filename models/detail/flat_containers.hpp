@@ -64,7 +64,7 @@ class FlatMultiset {
     return lo;
   }
 
-  SmallVector<int64_t, 2> items_;
+  SmallVector<int64_t, 4> items_;
   uint64_t hash_ = 0;
 };
 
@@ -124,7 +124,7 @@ class FlatPairs {
     return lo;
   }
 
-  SmallVector<Entry, 1> items_;
+  SmallVector<Entry, 4> items_;
   uint64_t hash_ = 0;
 };
 

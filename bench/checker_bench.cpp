@@ -1,0 +1,114 @@
+// Benchmarks of the general checker (issue 2), run by tools/bench.sh and
+// recorded in bench/RESULTS.md. Each builds its history once, outside the
+// timed loop, and reports operations checked and model steps per second.
+#include <benchmark/benchmark.h>
+
+#include <algorithm>
+#include <map>
+#include <sstream>
+
+#include "linearizability/checker.hpp"
+#include "linearizability/formats.hpp"
+#include "stress/synthetic_history.hpp"
+
+using namespace warpcheck;
+
+namespace {
+
+const History& cached_history(ModelId model, size_t ops, int64_t keys, uint64_t overlap) {
+  static std::map<std::tuple<ModelId, size_t, int64_t, uint64_t>, History> cache;
+  auto key = std::make_tuple(model, ops, keys, overlap);
+  auto it = cache.find(key);
+  if (it == cache.end()) {
+    SyntheticHistorySpec spec;
+    spec.model = model;
+    spec.operations = ops;
+    spec.keys = keys;
+    spec.overlap = overlap;
+    spec.seed = 2026;
+    it = cache.emplace(key, make_linearizable_history(spec)).first;
+  }
+  return it->second;
+}
+
+// Mean number of other operations each operation overlaps, measured.
+double mean_overlap(const History& h) {
+  std::vector<uint64_t> calls, rets;
+  for (const Operation& op : h.ops) {
+    calls.push_back(op.call);
+    rets.push_back(op.ret);
+  }
+  std::sort(calls.begin(), calls.end());
+  std::sort(rets.begin(), rets.end());
+  double total = 0;
+  for (const Operation& op : h.ops) {
+    // Others invoked no later than op returns, minus those that returned before op was invoked.
+    const auto invoked = std::upper_bound(calls.begin(), calls.end(), op.ret) - calls.begin();
+    const auto finished = std::lower_bound(rets.begin(), rets.end(), op.call) - rets.begin();
+    total += double(invoked - finished - 1);
+  }
+  return total / double(h.ops.size());
+}
+
+void run_check(benchmark::State& state, const History& h, CheckOptions opt) {
+  uint64_t steps = 0;
+  Verdict verdict = Verdict::Unknown;
+  for (auto _ : state) {
+    const CheckResult r = check_history(h, opt);
+    steps += r.steps;
+    verdict = r.verdict;
+    benchmark::DoNotOptimize(r.witness.data());
+  }
+  state.counters["ops/s"] = benchmark::Counter(double(h.ops.size()) * double(state.iterations()), benchmark::Counter::kIsRate);
+  state.counters["steps/s"] = benchmark::Counter(double(steps), benchmark::Counter::kIsRate);
+  state.counters["overlap"] = mean_overlap(h);
+  state.counters["linearizable"] = verdict == Verdict::Linearizable;
+  state.counters["unknown"] = verdict == Verdict::Unknown;
+}
+
+// 1,000,000 set operations over 100,000 keys, each overlapping ~1,000 others.
+void BM_SetManyKeys(benchmark::State& state) {
+  run_check(state, cached_history(ModelId::Set, 1000000, 100000, 1000), {});
+}
+BENCHMARK(BM_SetManyKeys)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(3);
+
+// The same size over 16 hot keys: exponential for the general search; the
+// budget (argument, seconds) bounds it and UNKNOWN is reported as such.
+void BM_SetHotKeys(benchmark::State& state) {
+  CheckOptions opt;
+  opt.timeout_seconds = double(state.range(0));
+  run_check(state, cached_history(ModelId::Set, 1000000, 16, 1000), opt);
+}
+BENCHMARK(BM_SetHotKeys)->Arg(60)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(1);
+
+// Raw search speed: model steps per second on one core, on key-value
+// histories checked without partitioning (the whole history is one search),
+// under a fixed budget (argument: keys).
+void BM_KvSearchSpeed(benchmark::State& state) {
+  CheckOptions opt;
+  opt.partition = false;
+  opt.threads = 1;
+  opt.timeout_seconds = 10;
+  opt.memory_limit_bytes = size_t(12) << 30;
+  run_check(state, cached_history(ModelId::Kv, 1000000, state.range(0), 16), opt);
+}
+BENCHMARK(BM_KvSearchSpeed)->Arg(1)->Arg(4)->Arg(8)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(1);
+
+// Parsing and writing 1,000,000 operations (both formats), for context.
+void BM_ReadWrite(benchmark::State& state) {
+  const History& h = cached_history(ModelId::Set, 1000000, 100000, 1000);
+  std::ostringstream bin, json;
+  write_binary(h, bin);
+  write_jsonl(h, json);
+  const std::string b = bin.str(), j = json.str();
+  for (auto _ : state) {
+    if (state.range(0) == 0) benchmark::DoNotOptimize(read_binary(b, "bench").ops.data());
+    else benchmark::DoNotOptimize(read_jsonl(j, "bench", std::nullopt).ops.data());
+  }
+  state.counters["ops/s"] = benchmark::Counter(double(h.ops.size()) * double(state.iterations()), benchmark::Counter::kIsRate);
+}
+BENCHMARK(BM_ReadWrite)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(3);
+
+}  // namespace
+
+BENCHMARK_MAIN();

@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Fuzzes the history parsers with libFuzzer (clang) for SECONDS (default 300).
+# Seeds: the checked-in known-answer, bad-input and regression files. A
+# crashing input lands in tests/data/fuzz_regressions/, which the test
+# suite replays.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+seconds=${1:-300}
+command -v clang++ >/dev/null || { sudo_=""; [ "$(id -u)" = 0 ] || sudo_=sudo; $sudo_ apt-get install -y -qq clang libclang-rt-dev >/dev/null; }
+CXX=clang++ cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DWARPCHECK_BUILD_FUZZ=ON \
+  -DWARPCHECK_BUILD_BENCH=OFF >/dev/null
+cmake --build build-fuzz --target history_parser_fuzzer -j"$(nproc)"
+corpus=build-fuzz/corpus
+mkdir -p "$corpus" tests/data/fuzz_regressions
+# Seed the corpus: each file once per reader selector byte.
+for f in tests/data/known/* tests/data/bad/* tests/data/fuzz_regressions/*; do
+  [ -f "$f" ] || continue
+  for selector in 0 1 2 3; do
+    { printf "\\x0$selector"; cat "$f"; } >"$corpus/$(basename "$f").$selector"
+  done
+done
+build/tools/warpcheck gen --model pq --ops 8 --pending 0.2 --out "$corpus/pq.bin.raw" 2>/dev/null &&
+  { printf '\x00'; cat "$corpus/pq.bin.raw"; } >"$corpus/pq.bin.0" && rm "$corpus/pq.bin.raw" || true
+build-fuzz/tests/fuzz/history_parser_fuzzer "$corpus" -max_total_time="$seconds" -max_len=4096 -timeout=10 \
+  -artifact_prefix=tests/data/fuzz_regressions/ -print_final_stats=1

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# The main job. For now (no structures yet, see issues 4-6): generate
+# histories of several models, check them, and print each verdict; then
+# check a known violation to show a counterexample. Exits non-zero when a
+# verdict is not the expected one.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+bash tools/setup.sh >/dev/null
+warpcheck=build/tools/warpcheck
+out=${WARPCHECK_OUT:-build/main-job}
+mkdir -p "$out"
+
+status=0
+run() {  # run NAME WANTED_EXIT WARPCHECK_ARGS...
+  local name=$1 want=$2
+  shift 2
+  echo "== $name"
+  set +e
+  "$warpcheck" "$@"
+  local got=$?
+  set -e
+  if [ $got != "$want" ]; then
+    echo "main job: $name: exit $got, expected $want" >&2
+    status=1
+  fi
+}
+
+"$warpcheck" gen --model set --ops 200000 --keys 5000 --overlap 200 --seed 1 --out "$out/set.bin"
+run "set, 200k operations" 0 check "$out/set.bin"
+"$warpcheck" gen --model map --ops 100000 --keys 64 --overlap 16 --pending 0.001 --seed 2 --out "$out/map.jsonl"
+run "map, 100k operations, some pending" 0 check "$out/map.jsonl"
+"$warpcheck" gen --model pq --ops 5000 --keys 100000 --overlap 32 --batch 8 --seed 3 --out "$out/pq.bin"
+run "priority queue, 5k batched operations" 0 check "$out/pq.bin"
+run "a stale read (known violation)" 1 check tests/data/known/viol_set_one_bad_key_among_many.jsonl
+echo "main job: histories in $out"
+exit $status

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Installs the build's dependencies (Debian packages) when they are missing,
+# then configures and builds everything into build/. Sourced by the main-job
+# and test scripts; safe to run again.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+packages=(cmake make g++ googletest libgtest-dev librapidcheck-dev libbenchmark-dev)
+# Thrust comes with the CUDA toolkit; without one, Debian's copy does.
+if ! ls /usr/local/cuda/include/cccl/thrust/version.h /usr/local/cuda/targets/*/include/cccl/thrust/version.h \
+        /usr/local/cuda/include/thrust/version.h >/dev/null 2>&1; then
+  packages+=(libthrust-dev)
+fi
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  echo "setup: installing ${missing[*]}"
+  sudo=""
+  [ "$(id -u)" = 0 ] || sudo=sudo
+  $sudo apt-get update -qq
+  $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake --build build -j"$(nproc)"
