@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <map>
-#include <sstream>
 
 #include "linearizability/checker.hpp"
 #include "linearizability/formats.hpp"
@@ -97,10 +96,7 @@ BENCHMARK(BM_KvSearchSpeed)->Arg(1)->Arg(4)->Arg(8)->Unit(benchmark::kMillisecon
 // Parsing and writing 1,000,000 operations (both formats), for context.
 void BM_ReadWrite(benchmark::State& state) {
   const History& h = cached_history(ModelId::Set, 1000000, 100000, 1000);
-  std::ostringstream bin, json;
-  write_binary(h, bin);
-  write_jsonl(h, json);
-  const std::string b = bin.str(), j = json.str();
+  const std::string b = encode_binary(h), j = encode_jsonl(h);
   for (auto _ : state) {
     if (state.range(0) == 0) benchmark::DoNotOptimize(read_binary(b, "bench").ops.data());
     else benchmark::DoNotOptimize(read_jsonl(j, "bench", std::nullopt).ops.data());

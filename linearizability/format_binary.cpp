@@ -111,6 +111,13 @@ void write_binary(const History& h, std::ostream& out) {
   out.write(reinterpret_cast<const char*>(w.buffer().data()), std::streamsize(w.buffer().size()));
 }
 
+std::string detail::seal_binary(std::string_view body) {
+  ByteWriter w;
+  w.bytes(body);
+  w.put(checksum(w.buffer().data(), w.buffer().size()));
+  return std::string(w.buffer().begin(), w.buffer().end());
+}
+
 History read_binary(std::string_view bytes, const std::string& source) {
   ByteReader r(bytes, source);
   if (r.bytes(8, "the magic number") != std::string_view(kMagic, 8)) r.fail("not a warpcheck binary history (bad magic)");

@@ -26,10 +26,19 @@ History read_edn(std::string_view text, const std::string& source, std::optional
 
 void write_binary(const History& h, std::ostream& out);
 void write_jsonl(const History& h, std::ostream& out);
+// The same, as strings.
+std::string encode_binary(const History& h);
+std::string encode_jsonl(const History& h);
 
 // The format of a file's contents: the binary magic, else EDN or JSON by
 // the first token.
 HistoryFormat detect_format(std::string_view contents);
+
+namespace detail {
+// Appends the checksum a binary history ends with to `body` (everything
+// before it). For the fuzzer: it lets mutated records reach validation.
+std::string seal_binary(std::string_view body);
+}  // namespace detail
 
 History load_history(const std::string& path, std::optional<ModelId> model = std::nullopt,
                      std::optional<HistoryFormat> format = std::nullopt);

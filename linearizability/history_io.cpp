@@ -57,6 +57,18 @@ void save_history(const History& h, const std::string& path, HistoryFormat forma
   if (!out.flush()) throw InputError(path + ": write error");
 }
 
+std::string encode_binary(const History& h) {
+  std::ostringstream s;
+  write_binary(h, s);
+  return std::move(s).str();
+}
+
+std::string encode_jsonl(const History& h) {
+  std::ostringstream s;
+  write_jsonl(h, s);
+  return std::move(s).str();
+}
+
 void validate_history(const History& h, const std::string& source) {
   for (size_t i = 0; i < h.ops.size(); ++i)
     if (auto err = operation_error(h.model(), h.ops[i], h.key_pool.size()))

@@ -4,12 +4,12 @@
 #include <optional>
 #include <string>
 
-#include "models/pairs_helpers.hpp"
+#include "models/detail/model_base.hpp"
 #include "models/register.hpp"
 
 namespace warpcheck {
 
-struct KvModel {
+struct KvModel : detail::PairsModelBase {
   static constexpr std::string_view name = "kv";
   static constexpr bool partition_by_key = true;
   static constexpr OpSpec ops[] = {
@@ -17,11 +17,7 @@ struct KvModel {
       {OpKind::Write, kArgKey | kArgValue, Returns::Nothing},
       {OpKind::Cas, kArgKey | kArgExpected | kArgValue, Returns::Bool},
   };
-  using State = detail::FlatPairs;  // one entry per written key
-
-  static State initial() { return {}; }
-  static uint64_t hash(const State& s) { return s.hash(); }
-  static uint32_t choices(const State&, const OpData&, const int64_t*) { return 1; }
+  // State: one (key, value) entry per written key.
 
   // True when the operation cannot change any state (an observer, or an
   // update whose recorded result says it failed): the shrinker may drop it
@@ -36,12 +32,6 @@ struct KvModel {
     if (!(r == before)) s.assign(op.key, r.value);
     return true;
   }
-
-  static std::optional<int64_t> current_value(const State& s, const OpData& op) {
-    return first_value(s, op.key);
-  }
-
-  static std::string describe(const State& s) { return describe_pairs(s); }
 };
 
 }  // namespace warpcheck

@@ -6,12 +6,12 @@
 #include <optional>
 #include <string>
 
-#include "models/pairs_helpers.hpp"
+#include "models/detail/model_base.hpp"
 #include "models/result_match.hpp"
 
 namespace warpcheck {
 
-struct MapModel {
+struct MapModel : detail::PairsModelBase {
   static constexpr std::string_view name = "map";
   static constexpr bool partition_by_key = true;
   static constexpr OpSpec ops[] = {
@@ -20,11 +20,6 @@ struct MapModel {
       {OpKind::Erase, kArgKey, Returns::Bool},
       {OpKind::Find, kArgKey, Returns::ValueOrAbsent},
   };
-  using State = detail::FlatPairs;
-
-  static State initial() { return {}; }
-  static uint64_t hash(const State& s) { return s.hash(); }
-  static uint32_t choices(const State&, const OpData&, const int64_t*) { return 1; }
 
   // True when the operation cannot change any state (an observer, or an
   // update whose recorded result says it failed): the shrinker may drop it
@@ -54,13 +49,6 @@ struct MapModel {
         return false;
     }
   }
-
-  // What find would return now (for generating histories).
-  static std::optional<int64_t> current_value(const State& s, const OpData& op) {
-    return first_value(s, op.key);
-  }
-
-  static std::string describe(const State& s) { return describe_pairs(s); }
 };
 
 }  // namespace warpcheck

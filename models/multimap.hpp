@@ -9,12 +9,12 @@
 #include <optional>
 #include <string>
 
-#include "models/pairs_helpers.hpp"
+#include "models/detail/model_base.hpp"
 #include "models/result_match.hpp"
 
 namespace warpcheck {
 
-struct MultimapModel {
+struct MultimapModel : detail::PairsModelBase {
   static constexpr std::string_view name = "multimap";
   static constexpr bool partition_by_key = true;
   static constexpr OpSpec ops[] = {
@@ -22,10 +22,6 @@ struct MultimapModel {
       {OpKind::Erase, kArgKey, Returns::ValueOrAbsent},
       {OpKind::Find, kArgKey, Returns::ValueOrAbsent},
   };
-  using State = detail::FlatPairs;
-
-  static State initial() { return {}; }
-  static uint64_t hash(const State& s) { return s.hash(); }
 
   // Distinct values of the key, in order; `nth` picks one.
   static uint32_t distinct_values(const State& s, int64_t key, uint32_t nth, uint32_t* index) {
@@ -77,13 +73,6 @@ struct MultimapModel {
         return false;
     }
   }
-
-  // A value find or erase could return now: the smallest live one.
-  static std::optional<int64_t> current_value(const State& s, const OpData& op) {
-    return first_value(s, op.key);
-  }
-
-  static std::string describe(const State& s) { return describe_pairs(s); }
 };
 
 }  // namespace warpcheck

@@ -5,23 +5,18 @@
 
 #include <string>
 
-#include "models/detail/flat_containers.hpp"
+#include "models/detail/model_base.hpp"
 #include "models/result_match.hpp"
 
 namespace warpcheck {
 
-struct PriorityQueueModel {
+struct PriorityQueueModel : detail::KeysModelBase {
   static constexpr std::string_view name = "pq";
   static constexpr bool partition_by_key = false;
   static constexpr OpSpec ops[] = {
       {OpKind::Push, kArgKeys, Returns::Nothing},
       {OpKind::Pop, kArgCount, Returns::Keys},
   };
-  using State = detail::FlatMultiset;
-
-  static State initial() { return {}; }
-  static uint64_t hash(const State& s) { return s.hash(); }
-  static uint32_t choices(const State&, const OpData&, const int64_t*) { return 1; }
 
   // True when the operation cannot change any state (an observer, or an
   // update whose recorded result says it failed): the shrinker may drop it
@@ -45,12 +40,6 @@ struct PriorityQueueModel {
     }
     s.erase_front(take);
     return true;
-  }
-
-  static std::string describe(const State& s) {
-    std::string out = "[";
-    for (int64_t k : s) out += (out.size() > 1 ? "," : "") + std::to_string(k);
-    return out + "]";
   }
 };
 

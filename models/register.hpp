@@ -7,6 +7,7 @@
 #include <string>
 
 #include "models/detail/hash.hpp"
+#include "models/detail/model_base.hpp"
 #include "models/result_match.hpp"
 
 namespace warpcheck {
@@ -14,6 +15,7 @@ namespace warpcheck {
 struct RegisterState {
   bool written = false;
   int64_t value = 0;
+  uint64_t hash() const { return written ? detail::mix64(static_cast<uint64_t>(value)) : 0; }
   friend bool operator==(const RegisterState&, const RegisterState&) = default;
 };
 
@@ -47,13 +49,9 @@ inline std::string describe_register(const RegisterState& r) {
 }
 
 // Everything but the name and the operation list, shared by both registers.
-struct RegisterModelBase {
+struct RegisterModelBase : detail::ModelBase<RegisterState> {
   static constexpr bool partition_by_key = false;
-  using State = RegisterState;
 
-  static State initial() { return {}; }
-  static uint64_t hash(const State& s) { return s.written ? detail::mix64(static_cast<uint64_t>(s.value)) : 0; }
-  static uint32_t choices(const State&, const OpData&, const int64_t*) { return 1; }
   // True when the operation cannot change any state (an observer, or an
   // update whose recorded result says it failed): the shrinker may drop it
   // without weakening the evidence.

@@ -4,12 +4,12 @@
 
 #include <string>
 
-#include "models/detail/flat_containers.hpp"
+#include "models/detail/model_base.hpp"
 #include "models/result_match.hpp"
 
 namespace warpcheck {
 
-struct SetModel {
+struct SetModel : detail::KeysModelBase {
   static constexpr std::string_view name = "set";
   static constexpr bool partition_by_key = true;
   static constexpr OpSpec ops[] = {
@@ -17,11 +17,6 @@ struct SetModel {
       {OpKind::Erase, kArgKey, Returns::Bool},
       {OpKind::Contains, kArgKey, Returns::Bool},
   };
-  using State = detail::FlatMultiset;
-
-  static State initial() { return {}; }
-  static uint64_t hash(const State& s) { return s.hash(); }
-  static uint32_t choices(const State&, const OpData&, const int64_t*) { return 1; }
 
   // True when the operation cannot change any state (an observer, or an
   // update whose recorded result says it failed): the shrinker may drop it
@@ -46,12 +41,6 @@ struct SetModel {
       default:
         return false;
     }
-  }
-
-  static std::string describe(const State& s) {
-    std::string out = "{";
-    for (int64_t k : s) out += (out.size() > 1 ? "," : "") + std::to_string(k);
-    return out + "}";
   }
 };
 

@@ -28,9 +28,7 @@ std::string small_binary() {
   spec.model = ModelId::PriorityQueue;
   spec.operations = 20;
   spec.pending = 0.2;
-  std::ostringstream s;
-  write_binary(make_linearizable_history(spec), s);
-  return s.str();
+  return encode_binary(make_linearizable_history(spec));
 }
 
 }  // namespace
@@ -87,9 +85,7 @@ TEST(BadInput, ValidChecksumButInvalidRecordIsRejected) {
   spec.operations = 5;
   History h = make_linearizable_history(spec);
   h.ops[2].data.result_kind = ResultKind::Keys;
-  std::ostringstream s;
-  write_binary(h, s);
-  const std::string msg = error_of([&] { read_binary(s.str(), "forged.bin"); });
+  const std::string msg = error_of([&] { read_binary(encode_binary(h), "forged.bin"); });
   EXPECT_NE(msg.find("forged.bin: record 2"), std::string::npos) << msg;
 }
 

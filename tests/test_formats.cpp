@@ -1,27 +1,10 @@
 // The formats: lossless conversion both ways, metadata, EDN import rules.
 #include <gtest/gtest.h>
 
-#include <sstream>
-
 #include "linearizability/formats.hpp"
 #include "stress/synthetic_history.hpp"
 
 using namespace warpcheck;
-
-namespace {
-
-std::string to_jsonl(const History& h) {
-  std::ostringstream s;
-  write_jsonl(h, s);
-  return s.str();
-}
-std::string to_binary(const History& h) {
-  std::ostringstream s;
-  write_binary(h, s);
-  return s.str();
-}
-
-}  // namespace
 
 TEST(Formats, ConversionIsLosslessBothWaysForEveryModel) {
   for (const ModelInfo& m : kModels) {
@@ -38,12 +21,12 @@ TEST(Formats, ConversionIsLosslessBothWaysForEveryModel) {
     h.ops[4].lane = 31;
     h.ops[4].launch = 7;
     h.meta.incomplete = true;
-    const std::string bin = to_binary(h);
-    const std::string json = to_jsonl(h);
+    const std::string bin = encode_binary(h);
+    const std::string json = encode_jsonl(h);
     const History from_json = read_jsonl(json, "mem", std::nullopt);
     const History from_bin = read_binary(bin, "mem");
-    EXPECT_EQ(to_binary(from_json), bin);
-    EXPECT_EQ(to_jsonl(from_bin), json);
+    EXPECT_EQ(encode_binary(from_json), bin);
+    EXPECT_EQ(encode_jsonl(from_bin), json);
     EXPECT_EQ(from_json.meta.seed, 42u);
     EXPECT_EQ(from_json.meta.config, h.meta.config);
     EXPECT_TRUE(from_json.meta.incomplete);
@@ -61,13 +44,13 @@ TEST(Formats, ExtremeValuesSurvive) {
   EXPECT_EQ(h.ops[0].data.key, INT64_MIN);
   EXPECT_EQ(h.ops[0].data.expected, INT64_MAX);
   EXPECT_EQ(h.meta.config, "{\"load\":0.9,\"name\":\"x\\\"y\",\"list\":[1,-2e3]}");
-  EXPECT_EQ(to_jsonl(read_binary(to_binary(h), "mem")), text);
+  EXPECT_EQ(encode_jsonl(read_binary(encode_binary(h), "mem")), text);
 }
 
 TEST(Formats, OmittedAndNullFieldsMeanTheSame) {
   const History a = read_jsonl("{\"model\":\"set\"}\n{\"id\":1,\"op\":\"contains\",\"key\":3,\"value\":null,\"ret\":true,\"call\":1,\"return\":2,\"hint\":null}\n", "a", {});
   const History b = read_jsonl("{\"model\":\"set\"}\n{\"id\":1,\"op\":\"contains\",\"key\":3,\"ret\":true,\"call\":1,\"return\":2}\n", "b", {});
-  EXPECT_EQ(to_binary(a), to_binary(b));
+  EXPECT_EQ(encode_binary(a), encode_binary(b));
   const History pending = read_jsonl("{\"model\":\"map\"}\n{\"id\":1,\"op\":\"find\",\"key\":3,\"ret\":null,\"call\":1,\"return\":null}\n", "c", {});
   EXPECT_TRUE(pending.ops[0].pending());
 }

@@ -37,13 +37,13 @@ TEST(KnownAnswers, EveryFileGivesItsVerdictInEveryFormat) {
     const bool expect_lin = path.filename().string().rfind("lin_", 0) == 0;
     const std::optional<ModelId> model = path.extension() == ".edn" ? edn_model(path) : std::nullopt;
     const History h = load_history(path.string(), model);
-    std::ostringstream bin;
-    write_binary(h, bin);
-    const History from_binary = read_binary(bin.str(), "in-memory");
+    const History from_binary = read_binary(encode_binary(h), "in-memory");
     for (const History* version : {&h, &from_binary}) {
       const CheckResult r = check_history(*version);
       EXPECT_EQ(r.verdict, expect_lin ? Verdict::Linearizable : Verdict::Violation) << r.reason;
-      if (r.verdict == Verdict::Linearizable) EXPECT_FALSE(witness_error(*version, r.witness).has_value());
+      if (r.verdict == Verdict::Linearizable) {
+        EXPECT_FALSE(witness_error(*version, r.witness).has_value());
+      }
       if (r.verdict == Verdict::Violation) {
         ASSERT_TRUE(r.counterexample.has_value());
         EXPECT_EQ(check_history(r.counterexample->history).verdict, Verdict::Violation);

@@ -19,7 +19,12 @@ for f in tests/data/known/* tests/data/bad/* tests/data/fuzz_regressions/*; do
     { printf "\\x0$selector"; cat "$f"; } >"$corpus/$(basename "$f").$selector"
   done
 done
-build/tools/warpcheck gen --model pq --ops 8 --pending 0.2 --out "$corpus/pq.bin.raw" 2>/dev/null &&
-  { printf '\x00'; cat "$corpus/pq.bin.raw"; } >"$corpus/pq.bin.0" && rm "$corpus/pq.bin.raw" || true
+# Binary seeds for the sealed selector: a history without its checksum.
+for model in pq multimap kv; do
+  build/tools/warpcheck gen --model $model --ops 8 --pending 0.2 --out "$corpus/raw.bin" 2>/dev/null
+  { printf '\x00'; cat "$corpus/raw.bin"; } >"$corpus/$model.bin.0"
+  { printf '\x04'; head -c -8 "$corpus/raw.bin"; } >"$corpus/$model.bin.4"
+  rm "$corpus/raw.bin"
+done
 build-fuzz/tests/fuzz/history_parser_fuzzer "$corpus" -max_total_time="$seconds" -max_len=4096 -timeout=10 \
   -artifact_prefix=tests/data/fuzz_regressions/ -print_final_stats=1

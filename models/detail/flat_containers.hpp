@@ -11,6 +11,17 @@
 
 namespace warpcheck::detail {
 
+// The first index of sorted `items` at which `before` turns false.
+template <class Items, class Before>
+uint32_t first_not_before(const Items& items, Before before) {
+  uint32_t lo = 0, hi = items.size();
+  while (lo < hi) {
+    uint32_t mid = (lo + hi) / 2;
+    if (before(items[mid])) lo = mid + 1; else hi = mid;
+  }
+  return lo;
+}
+
 // A multiset of int64 (a set when the caller never inserts duplicates).
 class FlatMultiset {
  public:
@@ -47,22 +58,8 @@ class FlatMultiset {
   }
 
  private:
-  uint32_t lower_bound(int64_t k) const {
-    uint32_t lo = 0, hi = items_.size();
-    while (lo < hi) {
-      uint32_t mid = (lo + hi) / 2;
-      if (items_[mid] < k) lo = mid + 1; else hi = mid;
-    }
-    return lo;
-  }
-  uint32_t upper_bound(int64_t k) const {
-    uint32_t lo = 0, hi = items_.size();
-    while (lo < hi) {
-      uint32_t mid = (lo + hi) / 2;
-      if (items_[mid] <= k) lo = mid + 1; else hi = mid;
-    }
-    return lo;
-  }
+  uint32_t lower_bound(int64_t k) const { return first_not_before(items_, [k](int64_t x) { return x < k; }); }
+  uint32_t upper_bound(int64_t k) const { return first_not_before(items_, [k](int64_t x) { return x <= k; }); }
 
   SmallVector<int64_t, 4> items_;
   uint64_t hash_ = 0;
@@ -115,14 +112,7 @@ class FlatPairs {
   static uint64_t entry_hash(int64_t k, int64_t v) {
     return mix_pair(static_cast<uint64_t>(k), static_cast<uint64_t>(v));
   }
-  uint32_t lower_bound(Entry e) const {
-    uint32_t lo = 0, hi = items_.size();
-    while (lo < hi) {
-      uint32_t mid = (lo + hi) / 2;
-      if (items_[mid] < e) lo = mid + 1; else hi = mid;
-    }
-    return lo;
-  }
+  uint32_t lower_bound(Entry e) const { return first_not_before(items_, [e](const Entry& x) { return x < e; }); }
 
   SmallVector<Entry, 4> items_;
   uint64_t hash_ = 0;

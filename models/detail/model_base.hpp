@@ -1,0 +1,47 @@
+// What most models share: a state built from the flat containers (hashed
+// incrementally), starting empty, and deterministic steps.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "models/detail/flat_containers.hpp"
+#include "models/op.hpp"
+
+namespace warpcheck::detail {
+
+template <class StateType>
+struct ModelBase {
+  using State = StateType;
+  static State initial() { return {}; }
+  static uint64_t hash(const State& s) { return s.hash(); }
+  // One successor per step; a model with nondeterministic steps hides this.
+  static uint32_t choices(const State&, const OpData&, const int64_t*) { return 1; }
+};
+
+// Models whose state is (key, value) pairs: map, multimap, kv.
+struct PairsModelBase : ModelBase<FlatPairs> {
+  static std::string describe(const FlatPairs& s) {
+    std::string out = "{";
+    for (const auto& [k, v] : s) out += (out.size() > 1 ? "," : "") + std::to_string(k) + ":" + std::to_string(v);
+    return out + "}";
+  }
+  // The first (smallest) value of the operation's key, if any: what a find
+  // or read returns now (for generating histories).
+  static std::optional<int64_t> current_value(const FlatPairs& s, const OpData& op) {
+    uint32_t at = s.find_key(op.key);
+    return at == s.size() ? std::nullopt : std::optional<int64_t>(s.at(at).second);
+  }
+};
+
+// Models whose state is a sorted multiset of keys: set, priority queue.
+struct KeysModelBase : ModelBase<FlatMultiset> {
+  static std::string describe(const FlatMultiset& s) {
+    std::string out = "[";
+    for (int64_t k : s) out += (out.size() > 1 ? "," : "") + std::to_string(k);
+    return out + "]";
+  }
+};
+
+}  // namespace warpcheck::detail
