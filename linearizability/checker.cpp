@@ -95,7 +95,6 @@ CheckResult check_typed(const History& h, const CheckOptions& opt) {
   threads = unsigned(std::max<size_t>(1, std::min<size_t>(threads, count)));
   std::vector<Search<Model>> searches(threads);
   std::vector<SearchResult> results(count);
-  std::vector<std::string> errors(threads);
 
 #pragma omp parallel for schedule(dynamic, 16) num_threads(threads)
   for (size_t i = 0; i < count; ++i) {
@@ -103,7 +102,9 @@ CheckResult check_typed(const History& h, const CheckOptions& opt) {
     const uint32_t p = schedule[i];
     try {
       results[p] = searches[t].run(h, std::span<const uint32_t>(parts.ops.data() + parts.begin[p], parts.size(p)), budget);
-    } catch (const std::bad_alloc&) {
+    } catch (...) {
+      // Nothing may escape an OpenMP region. What a search can throw is an
+      // allocation failure (bad_alloc, length_error): out of memory.
       results[p].outcome = SearchOutcome::OutOfMemory;
       budget.cancelled = true;
     }

@@ -26,7 +26,7 @@ uint64_t checksum(const unsigned char* p, size_t n) {
     h = detail::mix64(h ^ w);
   }
   uint64_t tail = 0;
-  std::memcpy(&tail, p + i, n - i);
+  if (n > i) std::memcpy(&tail, p + i, n - i);  // p may be null when n == 0
   return detail::mix64(h ^ tail ^ 0xff);
 }
 

@@ -1,0 +1,37 @@
+// One fuzz input, exactly as the libFuzzer target runs it; the regression
+// test replays kept inputs through this same function. The first byte picks
+// the reader (and the model for EDN); the rest is the file. Selector 4 seals
+// the rest with a valid checksum first, so that mutated binary records get
+// past it and reach record validation. Any input must end in a parsed
+// history or an InputError; a parsed history must survive writing and
+// re-reading in both formats unchanged (else abort: a crash to the fuzzer).
+#pragma once
+
+#include <cstdint>
+#include <cstdlib>
+
+#include "linearizability/formats.hpp"
+
+namespace warpcheck::testing {
+
+inline void fuzz_one_input(const uint8_t* data, size_t size) {
+  if (size == 0) return;
+  const std::string_view text(reinterpret_cast<const char*>(data + 1), size - 1);
+  const ModelId edn_models[] = {ModelId::Register, ModelId::CasRegister, ModelId::Kv};
+  try {
+    History h;
+    switch (data[0] % 5) {
+      case 0: h = read_binary(text, "fuzz"); break;
+      case 1: h = read_jsonl(text, "fuzz", std::nullopt); break;
+      case 2: h = read_jsonl(text, "fuzz", ModelId::PriorityQueue); break;
+      case 3: h = read_edn(text, "fuzz", edn_models[(data[0] / 5) % 3]); break;
+      default: h = read_binary(detail::seal_binary(text), "fuzz-sealed"); break;
+    }
+    const std::string bin = encode_binary(h);
+    if (encode_binary(read_binary(bin, "fuzz-bin")) != bin) std::abort();
+    if (encode_binary(read_jsonl(encode_jsonl(h), "fuzz-jsonl", std::nullopt)) != bin) std::abort();
+  } catch (const InputError&) {
+  }
+}
+
+}  // namespace warpcheck::testing
