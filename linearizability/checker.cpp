@@ -146,20 +146,56 @@ CheckResult check_typed(const History& h, const CheckOptions& opt) {
     for (size_t p = 0; p < count; ++p) orders[p] = std::move(results[p].order);
     result.witness = merge_orders(h, orders);
   }
-  if (h.meta.incomplete) {
-    result.recorded_part = result.verdict;
-    result.verdict = Verdict::Unknown;
-    result.reason = "the run is incomplete (a log buffer overflowed and records were lost), so no verdict is sound; "
-                    "the recorded part alone is " + std::string(verdict_name(*result.recorded_part));
-  }
   result.seconds = std::chrono::duration<double>(Clock::now() - started).count();
   return result;
+}
+
+// Records lost to a full log buffer could explain anything: no verdict on
+// what was recorded is a verdict on the run.
+void mark_incomplete(CheckResult& r) {
+  r.recorded_part = r.verdict;
+  r.verdict = Verdict::Unknown;
+  r.reason = "the run is incomplete (a log buffer overflowed and records were lost), so no verdict is sound; "
+             "the recorded part alone is " + std::string(verdict_name(*r.recorded_part));
+}
+
+CheckResult replay_only(const History& h, HintReplay replay, Clock::time_point started) {
+  CheckResult r;
+  r.operations = h.ops.size();
+  r.partitions = h.ops.empty() ? 0 : 1;
+  r.algorithm = "linearization-point replay";
+  if (replay.outcome == HintReplay::Outcome::Explained) {
+    r.verdict = Verdict::Linearizable;
+    r.partitions_linearizable = r.partitions;
+    r.witness = replay.order;
+  } else {
+    r.reason = replay.detail + " (replay alone cannot refute a history; --algo auto searches)";
+  }
+  r.hint_replay = std::move(replay);
+  r.seconds = std::chrono::duration<double>(Clock::now() - started).count();
+  return r;
 }
 
 }  // namespace
 
 CheckResult check_history(const History& h, const CheckOptions& options) {
-  return visit_model(h.meta.model, [&](auto model) { return check_typed<decltype(model)>(h, options); });
+  const auto started = Clock::now();
+  std::optional<HintReplay> replay;
+  if (options.algorithm != Algorithm::Search) {
+    replay = replay_hints(h);
+    if (options.algorithm == Algorithm::HintReplay && replay->outcome == HintReplay::Outcome::NotApplicable)
+      throw InputError("cannot replay linearization points: " + replay->detail);
+  }
+  CheckResult r;
+  if (replay && (replay->outcome == HintReplay::Outcome::Explained || options.algorithm == Algorithm::HintReplay)) {
+    r = replay_only(h, std::move(*replay), started);
+  } else {
+    r = visit_model(h.meta.model, [&](auto model) { return check_typed<decltype(model)>(h, options); });
+    r.hint_replay = std::move(replay);
+    r.seconds = std::chrono::duration<double>(Clock::now() - started).count();
+  }
+  if (h.meta.incomplete) mark_incomplete(r);
+  return r;
 }
 
 }  // namespace warpcheck

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "linearizability/hint_replay.hpp"
 #include "linearizability/history.hpp"
 
 namespace warpcheck {
@@ -22,7 +23,12 @@ enum class Verdict { Linearizable, Violation, Unknown };
 std::string_view verdict_name(Verdict v);
 int verdict_exit_code(Verdict v);  // 0, 1, 2
 
+// auto: replay linearization-point hints when every completed operation has
+// one, and search when they are absent or do not explain the history.
+enum class Algorithm { Auto, Search, HintReplay };
+
 struct CheckOptions {
+  Algorithm algorithm = Algorithm::Auto;
   double timeout_seconds = 60;      // whole check, shrinking included
   double shrink_seconds = 10;       // at most this much of it spent shrinking
   size_t memory_limit_bytes = size_t(4) << 30;
@@ -52,6 +58,10 @@ struct CheckResult {
   std::string reason;               // UNKNOWN: why; VIOLATION: a one-line summary
   std::vector<uint32_t> witness;    // LINEARIZABLE: history indices in a valid order
   std::optional<Counterexample> counterexample;
+  // The linearization-point replay, when it ran: kept apart from the verdict,
+  // since points that do not explain a history are a finding about the
+  // proof, not about the structure.
+  std::optional<HintReplay> hint_replay;
   // UNKNOWN because the run was incomplete: what the recorded part gave.
   std::optional<Verdict> recorded_part;
   size_t operations = 0, partitions = 0, partitions_linearizable = 0;

@@ -174,6 +174,7 @@ History read_binary(std::string_view bytes, const std::string& source) {
       throw InputError(source + ": record " + std::to_string(i) + " (byte " + std::to_string(records_at + i * kRecordSize) + "): " + *err);
   if (auto dup = first_duplicate_id(h.ops))
     throw InputError(source + ": record " + std::to_string(*dup) + ": duplicate operation id " + std::to_string(h.ops[*dup].id));
+  if (auto err = key_pool_error(h)) throw InputError(source + ": " + *err);
   return h;
 }
 

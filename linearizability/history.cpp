@@ -71,6 +71,36 @@ void clear_unused_fields(const ModelInfo& model, Operation& op) {
   if (!op.has_hint) op.hint = 0;
 }
 
+std::optional<std::string> key_pool_error(const History& h) {
+  uint64_t next = 0;
+  for (size_t i = 0; i < h.ops.size(); ++i) {
+    const OpData& d = h.ops[i].data;
+    for (auto [begin, count] : {std::pair{d.keys_begin, d.keys_count}, std::pair{d.out_begin, d.out_count}}) {
+      if (count == 0) continue;
+      if (begin != next)
+        return "operation " + std::to_string(i) + ": its keys start at pool index " + std::to_string(begin) +
+               ", not " + std::to_string(next) + " (batches must follow each other in operation order)";
+      next += count;
+    }
+  }
+  if (next != h.key_pool.size()) return std::to_string(h.key_pool.size() - next) + " unused keys at the end of the key pool";
+  return std::nullopt;
+}
+
+void compact_key_pool(History& h) {
+  std::vector<int64_t> pool;
+  for (Operation& op : h.ops) {
+    OpData& d = op.data;
+    for (auto [begin, count] : {std::pair{&d.keys_begin, d.keys_count}, std::pair{&d.out_begin, d.out_count}}) {
+      if (count == 0) continue;
+      const uint32_t from = *begin;
+      *begin = uint32_t(pool.size());
+      pool.insert(pool.end(), h.key_pool.begin() + from, h.key_pool.begin() + from + count);
+    }
+  }
+  h.key_pool = std::move(pool);
+}
+
 std::optional<size_t> first_duplicate_id(const std::vector<Operation>& ops) {
   std::unordered_set<uint64_t> seen;
   seen.reserve(ops.size() * 2);

@@ -68,6 +68,14 @@ std::optional<std::string> operation_error(const ModelInfo& model, const Operati
 // converting between formats is exact). For producers: generators, recorders.
 void clear_unused_fields(const ModelInfo& model, Operation& op);
 
+// The canonical key-pool layout: operations' batches in operation order
+// (pushed keys, then popped keys), back to back, with no unused keys. It
+// makes binary -> JSON lines -> binary exact. Returns the first operation
+// out of place, with why, or nullopt.
+std::optional<std::string> key_pool_error(const History& h);
+// Rewrites the pool into that layout (after dropping or editing operations).
+void compact_key_pool(History& h);
+
 // Index of the first operation whose id repeats an earlier one, if any.
 std::optional<size_t> first_duplicate_id(const std::vector<Operation>& ops);
 

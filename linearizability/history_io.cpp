@@ -75,6 +75,7 @@ void validate_history(const History& h, const std::string& source) {
       throw InputError(source + ": operation " + std::to_string(i) + " (id " + std::to_string(h.ops[i].id) + "): " + *err);
   if (auto dup = first_duplicate_id(h.ops))
     throw InputError(source + ": operation " + std::to_string(*dup) + ": duplicate operation id " + std::to_string(h.ops[*dup].id));
+  if (auto err = key_pool_error(h)) throw InputError(source + ": " + *err);
 }
 
 }  // namespace warpcheck

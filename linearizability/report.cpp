@@ -42,6 +42,9 @@ void write_text_report(const History& h, const CheckResult& r, std::ostream& out
   out << "checker: " << r.algorithm << "\n";
   if (h.meta.seed || !h.meta.config.empty()) out << "run: seed " << h.meta.seed << (h.meta.config.empty() ? "" : " config " + h.meta.config) << "\n";
   if (!r.reason.empty()) out << "reason: " << r.reason << "\n";
+  if (r.hint_replay && r.hint_replay->outcome == HintReplay::Outcome::NotExplained && r.algorithm != "linearization-point replay")
+    out << "linearization points: NOT explained: " << r.hint_replay->detail << "\n"
+        << "  (a finding about the claimed points; the verdict above is the general search's)\n";
   if (r.verdict == Verdict::Linearizable) {
     out << "witness (operation ids in linearization order";
     if (r.witness.size() > opt.max_witness_ops) out << ", first " << opt.max_witness_ops << " of " << r.witness.size() << "; --json gives all";
@@ -77,6 +80,11 @@ void write_json_report(const History& h, const CheckResult& r, std::ostream& out
       << ",\"seed\":" << h.meta.seed;
   if (!r.reason.empty()) out << ",\"reason\":\"" << json_escape(r.reason) << "\"";
   if (r.recorded_part) out << ",\"recorded_part\":\"" << verdict_name(*r.recorded_part) << "\"";
+  if (r.hint_replay) {
+    static constexpr const char* kOutcome[] = {"not_applicable", "explained", "not_explained"};
+    out << ",\"hint_replay\":{\"outcome\":\"" << kOutcome[int(r.hint_replay->outcome)] << "\",\"detail\":\""
+        << json_escape(r.hint_replay->detail) << "\"}";
+  }
   if (r.verdict == Verdict::Linearizable) out << ",\"witness\":[" << id_list(h, r.witness) << "]";
   if (r.counterexample) {
     const Counterexample& cx = *r.counterexample;

@@ -36,7 +36,7 @@ std::optional<std::string> replay_in_order(const History& h, const std::vector<u
     if (i == 0) {
       const Operation& stuck = h.ops[order[deepest < order.size() ? deepest : 0]];
       return "operation id " + std::to_string(stuck.id) + " (" + describe_operation(h, stuck) +
-             ") is not explained by the model at its place in the witness";
+             ") is not explained by the model at its place in the order";
     }
     --i;
     choice = chosen[i] + 1;
@@ -60,13 +60,13 @@ std::optional<std::string> witness_error(const History& h, const std::vector<uin
   std::vector<uint8_t> seen(h.ops.size(), 0);
   uint64_t latest_call = 0;
   for (uint32_t i : witness) {
-    if (i >= h.ops.size()) return "witness names an operation outside the history";
-    if (seen[i]++) return "operation id " + std::to_string(h.ops[i].id) + " appears twice in the witness";
-    if (h.ops[i].ret < latest_call) return "witness puts operation id " + std::to_string(h.ops[i].id) + " after an operation invoked after it returned";
+    if (i >= h.ops.size()) return "the order names an operation outside the history";
+    if (seen[i]++) return "operation id " + std::to_string(h.ops[i].id) + " appears twice in the order";
+    if (h.ops[i].ret < latest_call) return "the order puts operation id " + std::to_string(h.ops[i].id) + " after an operation invoked after it returned";
     latest_call = std::max(latest_call, h.ops[i].call);
   }
   for (size_t i = 0; i < h.ops.size(); ++i)
-    if (!seen[i] && !h.ops[i].pending()) return "completed operation id " + std::to_string(h.ops[i].id) + " is missing from the witness";
+    if (!seen[i] && !h.ops[i].pending()) return "completed operation id " + std::to_string(h.ops[i].id) + " is missing from the order";
   return visit_model(h.meta.model, [&](auto model) { return replay<decltype(model)>(h, witness); });
 }
 

@@ -1,6 +1,8 @@
-// Independent validation of a LINEARIZABLE verdict's witness: every completed
-// operation appears once (pending ones at most once), the order respects real
-// time, and replaying it through the model reproduces every recorded result.
+// Independent validation of an order claimed to linearize a history (a
+// verdict's witness, or the order of recorded linearization points): every
+// completed operation appears once (pending ones at most once), the order
+// respects real time, and replaying it through the model reproduces every
+// recorded result.
 #pragma once
 
 #include <optional>

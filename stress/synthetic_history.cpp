@@ -61,6 +61,7 @@ void run_sequentially(const SyntheticHistorySpec& spec, const Draw& draw, Histor
       clear_unused_fields(h.model(), op);
       continue;
     }
+    op.has_hint = spec.hints;  // the hint itself is its point, set with the times
     switch (os.returns) {
       case Returns::Nothing: break;
       case Returns::Bool: {
@@ -124,6 +125,7 @@ History make_linearizable_history(const SyntheticHistorySpec& spec) {
                      op.team = uint32_t(draw.below(i, kTeam, std::max<uint32_t>(s.teams, 1)));
                      op.call = point - draw.below(i, kCallWidth, s.overlap + 1);
                      op.ret = op.data.pending ? kPendingTime : point + draw.below(i, kReturnWidth, s.overlap + 1);
+                     if (op.has_hint) op.hint = point;
                    });
   return h;
 }

@@ -19,6 +19,7 @@ struct SyntheticHistorySpec {
   double pending = 0.0;   // fraction left pending (half of them took effect)
   uint32_t teams = 32;
   uint32_t batch = 4;     // priority queue: most keys per push or pop
+  bool hints = false;     // record each operation's point as its linearization-point hint
 };
 
 History make_linearizable_history(const SyntheticHistorySpec& spec);

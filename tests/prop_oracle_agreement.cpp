@@ -4,6 +4,7 @@
 #include <rapidcheck/gtest.h>
 
 #include "linearizability/checker.hpp"
+#include "linearizability/hint_replay.hpp"
 #include "linearizability/witness.hpp"
 #include "support/brute_force_oracle.hpp"
 #include "support/random_histories.hpp"
@@ -37,6 +38,24 @@ RC_GTEST_PROP(OracleAgreement, RandomHistoriesOfEveryModel, ()) {
 RC_GTEST_PROP(OracleAgreement, NearMissHistoriesOfEveryModel, ()) {
   const ModelId model = *gen_model();
   expect_agreement(perturbed_history(model, 12, 6));
+}
+
+// Random linearization-point hints: when replaying them explains a history,
+// the history is linearizable (the replay is sound), and the verdict with
+// hints present still equals the oracle's.
+RC_GTEST_PROP(OracleAgreement, HintReplayIsSound, ()) {
+  const ModelId model = *gen_model();
+  History h = *rc::gen::element(0, 1) ? random_history(model, 10, 2) : perturbed_history(model, 10, 6);
+  for (Operation& op : h.ops) {
+    op.has_hint = !op.pending() || *rc::gen::element(0, 1);
+    const uint64_t end = op.pending() ? op.call + 16 : op.ret;
+    op.hint = op.has_hint ? *rc::gen::inRange<uint64_t>(op.call, end + 1) : 0;
+  }
+  const bool expected = brute_force_linearizable(h);
+  const HintReplay replay = replay_hints(h);
+  RC_TAG(replay.outcome == HintReplay::Outcome::Explained ? "explained" : "not explained");
+  if (replay.outcome == HintReplay::Outcome::Explained) RC_ASSERT(expected);
+  RC_ASSERT((check_history(h).verdict == Verdict::Linearizable) == expected);
 }
 
 // The classic hard shape for sets: one key, everything overlapping.

@@ -112,3 +112,16 @@ TEST(BadInput, RandomMutationsOfTextFormatsNeverEscapeAsAnythingButInputError) {
     }
   }
 }
+
+TEST(BadInput, KeyBatchesOutOfCanonicalOrderAreRejected) {
+  // Two pushes; the second claims the first one's keys (aliasing). JSON
+  // lines could not express that, so the binary reader must refuse it.
+  History h = read_jsonl("{\"model\":\"pq\"}\n{\"id\":1,\"op\":\"push\",\"keys\":[1,2],\"call\":0,\"return\":1}\n"
+                         "{\"id\":2,\"op\":\"push\",\"keys\":[1],\"call\":2,\"return\":3}\n", "pq.jsonl", std::nullopt);
+  h.ops[1].data.keys_begin = 0;
+  h.key_pool.pop_back();
+  const std::string msg = error_of([&] { read_binary(encode_binary(h), "alias.bin"); });
+  EXPECT_NE(msg.find("alias.bin: operation 1: its keys start at pool index 0, not 2"), std::string::npos) << msg;
+  compact_key_pool(h);
+  EXPECT_NO_THROW(read_binary(encode_binary(h), "compacted.bin"));
+}

@@ -11,7 +11,7 @@
 namespace warpcheck::cli {
 
 int run_check(int argc, char** argv) {
-  Args args(argc, argv, 2, {"model", "format", "timeout", "shrink-timeout", "memory", "threads"}, {"json", "no-partition", "no-shrink"});
+  Args args(argc, argv, 2, {"model", "format", "timeout", "shrink-timeout", "memory", "threads", "algo"}, {"json", "no-partition", "no-shrink"});
   if (args.positional().size() != 1) throw UsageError("usage: warpcheck check FILE [--model M] [--timeout S] [--json]");
   CheckOptions opt;
   opt.timeout_seconds = args.number("timeout", 60, 0.001, 1e7);
@@ -20,6 +20,11 @@ int run_check(int argc, char** argv) {
   opt.threads = unsigned(args.integer("threads", 0, 0, 1024));
   opt.partition = !args.flag("no-partition");
   opt.shrink = !args.flag("no-shrink");
+  const std::string algo = args.value("algo").value_or("auto");
+  if (algo == "auto") opt.algorithm = Algorithm::Auto;
+  else if (algo == "search") opt.algorithm = Algorithm::Search;
+  else if (algo == "hint-replay") opt.algorithm = Algorithm::HintReplay;
+  else throw UsageError("--algo must be auto, search or hint-replay, got '" + algo + "'");
   const History h = load_history(args.positional()[0], model_option(args), format_option(args));
   const CheckResult r = check_history(h, opt);
   if (args.flag("json")) write_json_report(h, r, std::cout);

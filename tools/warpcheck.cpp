@@ -14,9 +14,10 @@ namespace {
 constexpr const char* kUsage =
     "usage: warpcheck <command> [options]\n"
     "  check FILE [--model M] [--format bin|jsonl|edn] [--timeout S] [--memory MB]\n"
-    "             [--threads N] [--no-partition] [--no-shrink] [--shrink-timeout S] [--json]\n"
+    "             [--threads N] [--no-partition] [--no-shrink] [--shrink-timeout S]\n"
+    "             [--algo auto|search|hint-replay] [--json]\n"
     "  convert IN OUT [--from bin|jsonl|edn] [--to bin|jsonl] [--model M]\n"
-    "  gen --out FILE [--model M] [--ops N] [--keys K] [--overlap W] [--pending P] [--seed S]\n"
+    "  gen --out FILE [--model M] [--ops N] [--keys K] [--overlap W] [--pending P] [--seed S] [--hints]\n"
     "models: set, map, multimap, pq, register, cas-register, kv\n"
     "exit codes: 0 linearizable, 1 violation, 2 unknown, 3 bad input or usage\n";
 

@@ -44,6 +44,7 @@ class Shrinker {
     cut_at_earliest_refuted_time(out);
     drop_state_preserving_ops(out.history.ops);
     out.minimal = !gave_up_;
+    compact_key_pool(out.history);
     std::erase_if(out.cut, [&](uint64_t id) {
       return std::none_of(out.history.ops.begin(), out.history.ops.end(), [&](const Operation& op) { return op.id == id; });
     });
