@@ -29,7 +29,7 @@ run() {  # run NAME WANTED_EXIT WARPCHECK_ARGS...
 run "set, 200k operations" 0 check "$out/set.bin"
 "$warpcheck" gen --model map --ops 100000 --keys 64 --overlap 16 --pending 0.001 --seed 2 --out "$out/map.jsonl"
 run "map, 100k operations, some pending" 0 check "$out/map.jsonl"
-"$warpcheck" gen --model pq --ops 5000 --keys 100000 --overlap 32 --batch 8 --seed 3 --out "$out/pq.bin"
+"$warpcheck" gen --model pq --ops 5000 --keys 100000 --overlap 16 --batch 8 --seed 3 --out "$out/pq.bin"
 run "priority queue, 5k batched operations" 0 check "$out/pq.bin"
 run "a stale read (known violation)" 1 check tests/data/known/viol_set_one_bad_key_among_many.jsonl
 echo "main job: histories in $out"

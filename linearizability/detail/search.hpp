@@ -10,6 +10,15 @@
 // Touching intervals (a response at the same time as an invocation) count as
 // concurrent: at equal times, invocations come first in the list.
 // Pending operations respond at +infinity: they may take effect or not.
+//
+// Observers (operations that cannot change the state: reads, failed
+// updates) never branch. If an observer is callable now and the state
+// satisfies it, a linearization extends the current prefix iff one extends
+// it with the observer next: in any extension, moving the observer forward
+// keeps every state (it changes none) and every real-time constraint (all
+// operations that returned before its invocation are already linearized).
+// So matching callable observers are linearized at once ("forced"), and a
+// forced step that fails means the configuration before it fails too.
 #pragma once
 
 #include <algorithm>
@@ -54,6 +63,46 @@ class Search {
     int32_t entry = next_[head()];
     uint32_t choice = 0;
     uint64_t iterations = 0;
+    bool force = true;  // force observers before branching in a new configuration
+    // Linearizes `op` into `next` unless the configuration was seen before.
+    auto advance = [&](uint32_t op, uint32_t with_choice, State& next, bool forced) {
+      set_bit(op);
+      const int32_t next_high = std::max(high, int32_t(op));
+      int32_t next_low = low;
+      if (int32_t(op) == low)
+        while (next_low < int32_t(n_) && test_bit(uint32_t(next_low))) ++next_low;
+      const uint64_t next_hash = hash ^ zobrist(op);
+      if (!cache_.insert(next_hash ^ mix64(Model::hash(next)), next_low, next_high, bits_.data(), next)) {
+        clear_bit(op);
+        return false;
+      }
+      stack_.push_back(Frame{op, with_choice, forced, std::move(state), hash, low, high});
+      state = std::move(next);
+      hash = next_hash;
+      low = next_low;
+      high = next_high;
+      lift(op);
+      if (stack_.size() > result.deepest) result.deepest = stack_.size();
+      if (explain) record_partial(result);
+      return true;
+    };
+    // Forces every callable observer the state satisfies; false when one
+    // leads to a configuration already explored (so this one fails).
+    auto force_observers = [&] {
+      for (int32_t e = next_[head()]; e != end() && !is_return(e);) {
+        const uint32_t op = entry_op_[e];
+        State next = state;
+        if (observer_[op] && (++result.steps, Model::step(next, data_[op], pool, 0))) {
+          if (!advance(op, 0, next, /*forced=*/true)) return false;
+          // e and its response are unlinked now; resume after e's live
+          // predecessor (e's own next may be the unlinked response).
+          e = next_[prev_[e]];
+        } else {
+          e = next_[e];
+        }
+      }
+      return true;
+    };
     auto finish = [&](SearchOutcome outcome) {
       budget.memory_used.fetch_sub(reported_bytes, std::memory_order_relaxed);
       result.outcome = outcome;
@@ -68,45 +117,39 @@ class Search {
         if (budget.out_of_memory()) return finish(SearchOutcome::OutOfMemory);
         if (budget.out_of_time()) return finish(SearchOutcome::OutOfTime);
       }
+      if (force) {
+        force = false;
+        if (!force_observers()) {
+          if (!backtrack(entry, choice, state, hash, low, high)) return finish(SearchOutcome::Violation);
+          continue;
+        }
+        entry = next_[head()];
+        choice = 0;
+      }
       if (entry == end()) {  // every operation linearized
         for (const Frame& f : stack_) result.order.push_back(global_[f.op]);
         return finish(SearchOutcome::Linearizable);
       }
       const uint32_t op = entry_op_[entry];
       if (!is_return(entry)) {
+        if (observer_[op]) {  // observers are only ever forced
+          entry = next_[entry];
+          continue;
+        }
         const OpData& d = data_[op];
         const uint32_t choices = Model::choices(state, d, pool);
         bool advanced = false;
-        for (; choice < choices; ++choice) {
+        for (; choice < choices && !advanced; ++choice) {
           ++result.steps;
           State next = state;
-          if (!Model::step(next, d, pool, choice)) continue;
-          set_bit(op);
-          const int32_t next_high = std::max(high, int32_t(op));
-          int32_t next_low = low;
-          if (int32_t(op) == low)
-            while (next_low < int32_t(n_) && test_bit(uint32_t(next_low))) ++next_low;
-          const uint64_t next_hash = hash ^ zobrist(op);
-          if (cache_.insert(next_hash ^ mix64(Model::hash(next)), next_low, next_high, bits_.data(), next)) {
-            stack_.push_back(Frame{op, choice, std::move(state), hash, low, high});
-            state = std::move(next);
-            hash = next_hash;
-            low = next_low;
-            high = next_high;
-            lift(op);
-            advanced = true;
-            if (stack_.size() > result.deepest) result.deepest = stack_.size();
-            if (explain) record_partial(result);
-            break;
-          }
-          clear_bit(op);
+          advanced = Model::step(next, d, pool, choice) && advance(op, choice, next, /*forced=*/false);
         }
         if (advanced) {
-          entry = next_[head()];
+          force = true;
         } else {
           entry = next_[entry];
+          choice = 0;
         }
-        choice = 0;
         continue;
       }
       // A response: its operation must be linearized before anything after it.
@@ -114,17 +157,7 @@ class Search {
         for (const Frame& f : stack_) result.order.push_back(global_[f.op]);
         return finish(SearchOutcome::Linearizable);
       }
-      if (stack_.empty()) return finish(SearchOutcome::Violation);
-      Frame& f = stack_.back();
-      clear_bit(f.op);
-      unlift(f.op);
-      state = std::move(f.state);
-      hash = f.hash;
-      low = f.low;
-      high = f.high;
-      entry = call_entry_[f.op];
-      choice = f.choice + 1;
-      stack_.pop_back();
+      if (!backtrack(entry, choice, state, hash, low, high)) return finish(SearchOutcome::Violation);
     }
   }
 
@@ -132,10 +165,33 @@ class Search {
   struct Frame {
     uint32_t op;
     uint32_t choice;
+    bool forced;  // an observer linearized without branching
     State state;  // state before the operation
     uint64_t hash;
     int32_t low, high;
   };
+
+  // Undoes linearizations back to the last one that has alternatives left
+  // and places the cursor on it with its next choice; false when none does.
+  // Forced frames have no alternatives: their configuration failing means
+  // the one before fails too.
+  bool backtrack(int32_t& entry, uint32_t& choice, State& state, uint64_t& hash, int32_t& low, int32_t& high) {
+    while (!stack_.empty()) {
+      Frame& f = stack_.back();
+      clear_bit(f.op);
+      unlift(f.op);
+      state = std::move(f.state);
+      hash = f.hash;
+      low = f.low;
+      high = f.high;
+      const bool forced = f.forced;
+      entry = call_entry_[f.op];
+      choice = f.choice + 1;
+      stack_.pop_back();
+      if (!forced) return true;
+    }
+    return false;
+  }
 
   int32_t head() const { return int32_t(2 * n_); }
   int32_t end() const { return int32_t(2 * n_ + 1); }
@@ -177,7 +233,11 @@ class Search {
     global_.assign(indices.begin(), indices.end());
     std::stable_sort(global_.begin(), global_.end(), [&](uint32_t a, uint32_t b) { return h.ops[a].call < h.ops[b].call; });
     data_.resize(n_);
-    for (uint32_t i = 0; i < n_; ++i) data_[i] = h.ops[global_[i]].data;
+    observer_.resize(n_);
+    for (uint32_t i = 0; i < n_; ++i) {
+      data_[i] = h.ops[global_[i]].data;
+      observer_[i] = Model::leaves_state_unchanged(data_[i]);
+    }
     by_return_.resize(n_);
     for (uint32_t i = 0; i < n_; ++i) by_return_[i] = i;
     std::stable_sort(by_return_.begin(), by_return_.end(),
@@ -212,6 +272,7 @@ class Search {
   uint32_t n_ = 0;
   std::vector<uint32_t> global_;     // position (call order) -> history index
   std::vector<OpData> data_;         // position -> operation
+  std::vector<uint8_t> observer_;    // position -> cannot change the state
   std::vector<uint32_t> by_return_;  // positions sorted by response
   std::vector<int32_t> next_, prev_;
   std::vector<uint32_t> entry_op_;
