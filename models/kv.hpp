@@ -1,7 +1,6 @@
 // Key-value store: one cas-register per key (Jepsen's independent keys).
 #pragma once
 
-#include <optional>
 #include <string>
 
 #include "models/detail/model_base.hpp"

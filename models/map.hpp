@@ -3,7 +3,6 @@
 // removed), find (returns the value, or absent).
 #pragma once
 
-#include <optional>
 #include <string>
 
 #include "models/detail/model_base.hpp"

@@ -6,7 +6,6 @@
 // one nondeterministic step (one choice per distinct live value).
 #pragma once
 
-#include <optional>
 #include <string>
 
 #include "models/detail/model_base.hpp"
