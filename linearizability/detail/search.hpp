@@ -19,11 +19,24 @@
 // operations that returned before its invocation are already linearized).
 // So matching callable observers are linearized at once ("forced"), and a
 // forced step that fails means the configuration before it fails too.
+//
+// Equivalent operations (identical arguments, results and pending flag, so
+// the same effect on every state) are tried earliest response first: if b
+// can come next, so can an equivalent a with a.ret <= b.ret, by swapping
+// the two in the extension (states are unchanged; everything between them
+// was invoked before a returned; both are callable now).
+//
+// Written values that no completed result and no CAS expected value
+// mentions are renamed to one placeholder before searching: every model
+// compares values only with observed ones, so no step changes outcome, and
+// concurrent unread writes become equivalent.
 #pragma once
 
 #include <algorithm>
 #include <cstdint>
 #include <span>
+#include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "linearizability/detail/budget.hpp"
@@ -136,6 +149,10 @@ class Search {
           entry = next_[entry];
           continue;
         }
+        if (dominated(op)) {  // an equivalent callable operation returns no later
+          entry = next_[entry];
+          continue;
+        }
         const OpData& d = data_[op];
         const uint32_t choices = Model::choices(state, d, pool);
         bool advanced = false;
@@ -193,6 +210,73 @@ class Search {
     return false;
   }
 
+  // Whether a callable, unlinearized operation equivalent to `op` returns
+  // earlier (ties: invoked earlier), so that trying `op` now is redundant.
+  bool dominated(uint32_t op) const {
+    if (class_size_[class_[op]] < 2) return false;
+    for (int32_t e = next_[head()]; e != end() && !is_return(e); e = next_[e]) {
+      const uint32_t other = entry_op_[e];
+      if (other != op && class_[other] == class_[op] &&
+          (ret_[other] < ret_[op] || (ret_[other] == ret_[op] && other < op)))
+        return true;
+    }
+    return false;
+  }
+
+  // Renames values nobody observes to one placeholder (see the header).
+  static uint8_t args_of(OpKind kind) {
+    for (const OpSpec& spec : Model::ops)
+      if (spec.kind == kind) return spec.args;
+    return 0;
+  }
+
+  void rename_unobserved_values() {
+    std::unordered_set<int64_t> observed;
+    for (const OpData& d : data_) {
+      if (!d.pending && d.result_kind == ResultKind::Value) observed.insert(d.result);
+      if (args_of(d.kind) & kArgExpected) observed.insert(d.expected);
+    }
+    int64_t placeholder = INT64_MIN;
+    while (observed.count(placeholder)) ++placeholder;
+    for (OpData& d : data_)
+      if ((args_of(d.kind) & kArgValue) && !observed.count(d.value)) d.value = placeholder;
+  }
+
+  // Groups operations with identical effect on every state.
+  void classify(const History& h) {
+    struct Key {
+      const OpData* d;
+      const int64_t* pool;
+      bool operator==(const Key& o) const {
+        const OpData &a = *d, &b = *o.d;
+        return a.kind == b.kind && a.pending == b.pending && a.result_kind == b.result_kind && a.key == b.key &&
+               a.value == b.value && a.expected == b.expected && a.result == b.result && a.keys_count == b.keys_count &&
+               a.out_count == b.out_count && std::equal(pool + a.keys_begin, pool + a.keys_begin + a.keys_count, pool + b.keys_begin) &&
+               std::equal(pool + a.out_begin, pool + a.out_begin + a.out_count, pool + b.out_begin);
+      }
+    };
+    struct KeyHash {
+      size_t operator()(const Key& k) const {
+        const OpData& d = *k.d;
+        uint64_t x = mix64(uint64_t(d.kind) | uint64_t(d.pending) << 8 | uint64_t(d.result_kind) << 16);
+        for (int64_t v : {d.key, d.value, d.expected, d.result}) x = mix64(x ^ uint64_t(v));
+        for (uint32_t i = 0; i < d.keys_count; ++i) x = mix64(x ^ uint64_t(k.pool[d.keys_begin + i]));
+        for (uint32_t i = 0; i < d.out_count; ++i) x = mix64(x ^ uint64_t(k.pool[d.out_begin + i]) ^ 0x51);
+        return size_t(x);
+      }
+    };
+    std::unordered_map<Key, uint32_t, KeyHash> ids;
+    ids.reserve(n_ * 2);
+    class_.resize(n_);
+    class_size_.clear();
+    for (uint32_t i = 0; i < n_; ++i) {
+      auto [it, fresh] = ids.try_emplace(Key{&data_[i], h.key_pool.data()}, uint32_t(class_size_.size()));
+      if (fresh) class_size_.push_back(0);
+      class_[i] = it->second;
+      ++class_size_[it->second];
+    }
+  }
+
   int32_t head() const { return int32_t(2 * n_); }
   int32_t end() const { return int32_t(2 * n_ + 1); }
   bool is_return(int32_t entry) const { return entry_is_return_[entry]; }
@@ -234,10 +318,14 @@ class Search {
     std::stable_sort(global_.begin(), global_.end(), [&](uint32_t a, uint32_t b) { return h.ops[a].call < h.ops[b].call; });
     data_.resize(n_);
     observer_.resize(n_);
+    ret_.resize(n_);
     for (uint32_t i = 0; i < n_; ++i) {
       data_[i] = h.ops[global_[i]].data;
       observer_[i] = Model::leaves_state_unchanged(data_[i]);
+      ret_[i] = h.ops[global_[i]].ret;
     }
+    rename_unobserved_values();
+    classify(h);
     by_return_.resize(n_);
     for (uint32_t i = 0; i < n_; ++i) by_return_[i] = i;
     std::stable_sort(by_return_.begin(), by_return_.end(),
@@ -273,6 +361,9 @@ class Search {
   std::vector<uint32_t> global_;     // position (call order) -> history index
   std::vector<OpData> data_;         // position -> operation
   std::vector<uint8_t> observer_;    // position -> cannot change the state
+  std::vector<uint64_t> ret_;        // position -> response time
+  std::vector<uint32_t> class_;      // position -> equivalence class
+  std::vector<uint32_t> class_size_;
   std::vector<uint32_t> by_return_;  // positions sorted by response
   std::vector<int32_t> next_, prev_;
   std::vector<uint32_t> entry_op_;

@@ -37,6 +37,7 @@ class Shrinker {
     out.history.meta = h.meta;
     out.history.meta.incomplete = false;
     out.history.key_pool = h.key_pool;
+    scratch_.meta = h.meta;
     scratch_.key_pool = h.key_pool;
     for (uint32_t i : part) out.history.ops.push_back(h.ops[i]);
     std::stable_sort(out.history.ops.begin(), out.history.ops.end(),
