@@ -14,9 +14,9 @@ using namespace warpcheck;
 
 namespace {
 
-const History& cached_history(ModelId model, size_t ops, int64_t keys, uint64_t overlap) {
-  static std::map<std::tuple<ModelId, size_t, int64_t, uint64_t>, History> cache;
-  auto key = std::make_tuple(model, ops, keys, overlap);
+const History& cached_history(ModelId model, size_t ops, int64_t keys, uint64_t overlap, bool hints = false) {
+  static std::map<std::tuple<ModelId, size_t, int64_t, uint64_t, bool>, History> cache;
+  auto key = std::make_tuple(model, ops, keys, overlap, hints);
   auto it = cache.find(key);
   if (it == cache.end()) {
     SyntheticHistorySpec spec;
@@ -25,6 +25,7 @@ const History& cached_history(ModelId model, size_t ops, int64_t keys, uint64_t 
     spec.keys = keys;
     spec.overlap = overlap;
     spec.seed = 2026;
+    spec.hints = hints;
     it = cache.emplace(key, make_linearizable_history(spec)).first;
   }
   return it->second;
@@ -92,6 +93,15 @@ void BM_KvSearchSpeed(benchmark::State& state) {
   run_check(state, cached_history(ModelId::Kv, 1000000, state.range(0), 16), opt);
 }
 BENCHMARK(BM_KvSearchSpeed)->Arg(1)->Arg(4)->Arg(8)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(1);
+
+// Linearization-point replay of 10,000,000 operations carrying hints (issue
+// 3's target: under 10 s), against the search on the same history.
+void BM_HintReplay(benchmark::State& state) {
+  CheckOptions opt;
+  opt.algorithm = state.range(0) ? Algorithm::HintReplay : Algorithm::Search;
+  run_check(state, cached_history(ModelId::Map, 10000000, 100000, 1000, /*hints=*/true), opt);
+}
+BENCHMARK(BM_HintReplay)->Arg(1)->Arg(0)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(1);
 
 // Parsing and writing 1,000,000 operations (both formats), for context.
 void BM_ReadWrite(benchmark::State& state) {

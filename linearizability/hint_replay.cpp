@@ -1,5 +1,9 @@
 #include "linearizability/hint_replay.hpp"
 
+#include <thrust/execution_policy.h>
+#include <thrust/sort.h>
+#include <thrust/system/omp/execution_policy.h>
+
 #include <algorithm>
 #include <tuple>
 
@@ -19,7 +23,7 @@ HintReplay replay_hints(const History& h) {
     r.order.clear();
     return r;
   }
-  std::stable_sort(r.order.begin(), r.order.end(), [&](uint32_t a, uint32_t b) {
+  thrust::stable_sort(thrust::omp::par, r.order.begin(), r.order.end(), [&](uint32_t a, uint32_t b) {
     const Operation &x = h.ops[a], &y = h.ops[b];
     return std::tie(x.hint, x.call, x.id) < std::tie(y.hint, y.call, y.id);
   });

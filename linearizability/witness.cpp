@@ -1,56 +1,80 @@
 #include "linearizability/witness.hpp"
 
-#include <map>
+#include <thrust/execution_policy.h>
+#include <thrust/sort.h>
+#include <thrust/system/omp/execution_policy.h>
+
+#include <span>
 
 namespace warpcheck {
 
 namespace {
 
-// Replays one key's operations in witness order. A pending multimap erase
-// may remove any live instance, so the order alone does not fix the states:
-// backtrack over those choices (iteratively; the order can be long).
+// Replays one key's operations in the given order. Only a pending multimap
+// erase has several possible effects; the replay keeps a state at each such
+// choice point and backtracks over them (iteratively: orders can be long).
+// Deterministic steps run in place.
 template <class Model>
-std::optional<std::string> replay_in_order(const History& h, const std::vector<uint32_t>& order) {
+std::optional<std::string> replay_in_order(const History& h, std::span<const uint32_t> order) {
   using State = typename Model::State;
+  struct ChoicePoint {
+    size_t position;
+    uint32_t choice;
+    State before;
+  };
   const int64_t* pool = h.key_pool.data();
-  std::vector<State> states{Model::initial()};
-  std::vector<uint32_t> chosen;
+  std::vector<ChoicePoint> points;
+  State state = Model::initial();
   size_t i = 0, deepest = 0;
   uint32_t choice = 0;
   while (i < order.size()) {
     const OpData& d = h.ops[order[i]].data;
-    if (choice < Model::choices(states[i], d, pool)) {
-      State next = states[i];
-      if (Model::step(next, d, pool, choice)) {
-        states.resize(i + 1);
-        states.push_back(std::move(next));
-        chosen.resize(i);
-        chosen.push_back(choice);
-        deepest = std::max(deepest, ++i);
-        choice = 0;
-      } else {
-        ++choice;
+    const uint32_t choices = Model::choices(state, d, pool);
+    bool applied = false;
+    if (choices == 1 && choice == 0) {
+      applied = Model::step(state, d, pool, 0);  // a failed step's partial effect is never used
+    } else {
+      for (; choice < choices && !applied; ++choice) {
+        State next = state;
+        if (Model::step(next, d, pool, choice)) {
+          points.push_back(ChoicePoint{i, choice, std::move(state)});
+          state = std::move(next);
+          applied = true;
+        }
       }
+    }
+    if (applied) {
+      deepest = std::max(deepest, ++i);
+      choice = 0;
       continue;
     }
-    if (i == 0) {
-      const Operation& stuck = h.ops[order[deepest < order.size() ? deepest : 0]];
+    if (points.empty()) {
+      const Operation& stuck = h.ops[order[std::min(deepest, order.size() - 1)]];
       return "operation id " + std::to_string(stuck.id) + " (" + describe_operation(h, stuck) +
              ") is not explained by the model at its place in the order";
     }
-    --i;
-    choice = chosen[i] + 1;
+    i = points.back().position;
+    choice = points.back().choice + 1;
+    state = std::move(points.back().before);
+    points.pop_back();
   }
   return std::nullopt;
 }
 
 template <class Model>
-std::optional<std::string> replay(const History& h, const std::vector<uint32_t>& witness) {
-  // Per key where the model is per-key, so each replay state stays small.
-  std::map<int64_t, std::vector<uint32_t>> orders;
-  for (uint32_t i : witness) orders[Model::partition_by_key ? h.ops[i].data.key : 0].push_back(i);
-  for (const auto& [key, order] : orders)
-    if (auto err = replay_in_order<Model>(h, order)) return err;
+std::optional<std::string> replay(const History& h, const std::vector<uint32_t>& order) {
+  if (!Model::partition_by_key) return replay_in_order<Model>(h, order);
+  // Per key, keeping the order inside each key, so each replay state stays small.
+  std::vector<uint32_t> by_key(order);
+  std::vector<int64_t> keys(order.size());
+  for (size_t i = 0; i < order.size(); ++i) keys[i] = h.ops[order[i]].data.key;
+  thrust::stable_sort_by_key(thrust::omp::par, keys.begin(), keys.end(), by_key.begin());
+  for (size_t begin = 0; begin < by_key.size();) {
+    size_t end = begin;
+    while (end < by_key.size() && keys[end] == keys[begin]) ++end;
+    if (auto err = replay_in_order<Model>(h, std::span<const uint32_t>(by_key.data() + begin, end - begin))) return err;
+    begin = end;
+  }
   return std::nullopt;
 }
 

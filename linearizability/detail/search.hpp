@@ -30,6 +30,9 @@
 // mentions are renamed to one placeholder before searching: every model
 // compares values only with observed ones, so no step changes outcome, and
 // concurrent unread writes become equivalent.
+//
+// A pending operation is never linearized where it changes nothing: it is
+// optional, so any extension that places it there stays valid without it.
 #pragma once
 
 #include <algorithm>
@@ -159,7 +162,8 @@ class Search {
         for (; choice < choices && !advanced; ++choice) {
           ++result.steps;
           State next = state;
-          advanced = Model::step(next, d, pool, choice) && advance(op, choice, next, /*forced=*/false);
+          advanced = Model::step(next, d, pool, choice) && !(d.pending && next == state) &&
+                     advance(op, choice, next, /*forced=*/false);
         }
         if (advanced) {
           force = true;
