@@ -1,8 +1,10 @@
 // warpcheck check FILE: decide linearizability of a history.
+#include <fstream>
 #include <iostream>
 
 #include "linearizability/checker.hpp"
 #include "linearizability/formats.hpp"
+#include "linearizability/html_report.hpp"
 #include "linearizability/report.hpp"
 #include "tools/cli_args.hpp"
 #include "tools/commands.hpp"
@@ -11,7 +13,7 @@
 namespace warpcheck::cli {
 
 int run_check(int argc, char** argv) {
-  Args args(argc, argv, 2, {"model", "format", "timeout", "shrink-timeout", "memory", "threads", "algo"}, {"json", "no-partition", "no-shrink"});
+  Args args(argc, argv, 2, {"model", "format", "timeout", "shrink-timeout", "memory", "threads", "algo", "html"}, {"json", "no-partition", "no-shrink"});
   if (args.positional().size() != 1) throw UsageError("usage: warpcheck check FILE [--model M] [--timeout S] [--json]");
   CheckOptions opt;
   opt.timeout_seconds = args.number("timeout", 60, 0.001, 1e7);
@@ -29,6 +31,12 @@ int run_check(int argc, char** argv) {
   const CheckResult r = check_history(h, opt);
   if (args.flag("json")) write_json_report(h, r, std::cout);
   else write_text_report(h, r, std::cout);
+  if (auto html = args.value("html")) {
+    std::ofstream page(*html, std::ios::trunc);
+    if (!page) throw InputError(*html + ": cannot open for writing");
+    write_html_report(h, r, page);
+    if (!page.flush()) throw InputError(*html + ": write error");
+  }
   return verdict_exit_code(r.verdict);
 }
 
