@@ -26,6 +26,20 @@ struct PriorityQueueModel : detail::KeysModelBase {
     return op.value == 0 || (!op.pending && op.out_count == 0);
   }
 
+  // Pushes are lazy: moving a push later never invalidates a completed pop
+  // that does not return one of its keys (such a pop returned only smaller
+  // keys, or the whole queue, which would have held the key). A pending pop
+  // takes whatever is smallest, so it counts as helped by every push.
+  static bool lazy(const OpData& op) { return op.kind == OpKind::Push; }
+  static bool helps(const OpData& push, const OpData& other, const int64_t* pool) {
+    if (other.kind != OpKind::Pop) return false;
+    if (other.pending) return true;
+    for (uint32_t i = 0; i < push.keys_count; ++i)
+      for (uint32_t j = 0; j < other.out_count; ++j)
+        if (pool[push.keys_begin + i] == pool[other.out_begin + j]) return true;
+    return false;
+  }
+
   static bool step(State& s, const OpData& op, const int64_t* pool, uint32_t) {
     if (op.kind == OpKind::Push) {
       for (uint32_t i = 0; i < op.keys_count; ++i) s.insert(pool[op.keys_begin + i]);

@@ -33,6 +33,12 @@
 //
 // A pending operation is never linearized where it changes nothing: it is
 // optional, so any extension that places it there stays valid without it.
+//
+// Lazy operations (the model says which: priority-queue pushes) are tried
+// only when a callable operation they help is waiting, or when their own
+// response blocks the scan. Any valid extension can move each lazy
+// operation later, to just before the first operation it helps or its
+// real-time deadline, and both of those placements are explored.
 #pragma once
 
 #include <algorithm>
@@ -152,8 +158,11 @@ class Search {
           entry = next_[entry];
           continue;
         }
-        if (dominated(op)) {  // an equivalent callable operation returns no later
+        // Tried later: a lazy operation when something needs it or at its
+        // deadline; a dominated one never (an equivalent one returns sooner).
+        if ((lazy_[op] && !needed(op)) || dominated(op)) {
           entry = next_[entry];
+          choice = 0;
           continue;
         }
         const OpData& d = data_[op];
@@ -178,6 +187,16 @@ class Search {
         for (const Frame& f : stack_) result.order.push_back(global_[f.op]);
         return finish(SearchOutcome::Linearizable);
       }
+      if (lazy_[op]) {  // its deadline: it goes now, or this configuration fails
+        // Every alternative here was tried before the scan reached this
+        // response, so the frame is a last resort: backtracking pops through.
+        ++result.steps;
+        State next = state;
+        if (Model::step(next, data_[op], pool, 0) && advance(op, 0, next, /*forced=*/true)) {
+          force = true;
+          continue;
+        }
+      }
       if (!backtrack(entry, choice, state, hash, low, high)) return finish(SearchOutcome::Violation);
     }
   }
@@ -186,7 +205,7 @@ class Search {
   struct Frame {
     uint32_t op;
     uint32_t choice;
-    bool forced;  // an observer linearized without branching
+    bool forced;  // no alternatives: a forced observer, or a lazy operation at its deadline
     State state;  // state before the operation
     uint64_t hash;
     int32_t low, high;
@@ -223,6 +242,16 @@ class Search {
       if (other != op && class_[other] == class_[op] &&
           (ret_[other] < ret_[op] || (ret_[other] == ret_[op] && other < op)))
         return true;
+    }
+    return false;
+  }
+
+  // Whether some callable, unlinearized, non-lazy operation is helped by
+  // the lazy operation `op`.
+  bool needed(uint32_t op) const {
+    for (int32_t e = next_[head()]; e != end() && !is_return(e); e = next_[e]) {
+      const uint32_t other = entry_op_[e];
+      if (!lazy_[other] && Model::helps(data_[op], data_[other], pool_)) return true;
     }
     return false;
   }
@@ -322,10 +351,13 @@ class Search {
     std::stable_sort(global_.begin(), global_.end(), [&](uint32_t a, uint32_t b) { return h.ops[a].call < h.ops[b].call; });
     data_.resize(n_);
     observer_.resize(n_);
+    lazy_.resize(n_);
+    pool_ = h.key_pool.data();
     ret_.resize(n_);
     for (uint32_t i = 0; i < n_; ++i) {
       data_[i] = h.ops[global_[i]].data;
       observer_[i] = Model::leaves_state_unchanged(data_[i]);
+      lazy_[i] = Model::lazy(data_[i]);
       ret_[i] = h.ops[global_[i]].ret;
     }
     rename_unobserved_values();
@@ -365,6 +397,8 @@ class Search {
   std::vector<uint32_t> global_;     // position (call order) -> history index
   std::vector<OpData> data_;         // position -> operation
   std::vector<uint8_t> observer_;    // position -> cannot change the state
+  std::vector<uint8_t> lazy_;        // position -> tried only when needed or due
+  const int64_t* pool_ = nullptr;
   std::vector<uint64_t> ret_;        // position -> response time
   std::vector<uint32_t> class_;      // position -> equivalence class
   std::vector<uint32_t> class_size_;

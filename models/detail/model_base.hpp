@@ -18,6 +18,10 @@ struct ModelBase {
   static uint64_t hash(const State& s) { return s.hash(); }
   // One successor per step; a model with nondeterministic steps hides this.
   static uint32_t choices(const State&, const OpData&, const int64_t*) { return 1; }
+  // Lazy operations may always be linearized later rather than sooner,
+  // except right before an operation they help (see the search). None here.
+  static bool lazy(const OpData&) { return false; }
+  static bool helps(const OpData&, const OpData&, const int64_t*) { return false; }
 };
 
 // Models whose state is (key, value) pairs: map, multimap, kv.
