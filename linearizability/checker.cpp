@@ -101,7 +101,8 @@ CheckResult check_typed(const History& h, const CheckOptions& opt) {
     const int t = omp_get_thread_num();
     const uint32_t p = schedule[i];
     try {
-      results[p] = searches[t].run(h, std::span<const uint32_t>(parts.ops.data() + parts.begin[p], parts.size(p)), budget);
+      results[p] = searches[t].run(h, std::span<const uint32_t>(parts.ops.data() + parts.begin[p], parts.size(p)), budget,
+                                   /*explain=*/false, opt.prune);
     } catch (...) {
       // Nothing may escape an OpenMP region. What a search can throw is an
       // allocation failure (bad_alloc, length_error): out of memory.

@@ -35,6 +35,7 @@ struct CheckOptions {
   unsigned threads = 0;             // 0: one per core
   bool partition = true;            // split by key where the model allows
   bool shrink = true;
+  bool prune = true;                // the search's pruning rules (off: the plain search, for cross-checks)
 };
 
 // A refuted sub-history that is evidence against the whole history: it was

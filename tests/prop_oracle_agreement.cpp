@@ -1,5 +1,6 @@
 // The checker's verdict equals the independent brute-force oracle's on many
-// thousands of small histories of every model, partitioned or not.
+// thousands of small histories of every model: partitioned or not, and with
+// the search's pruning rules on (the fast checker) or off (the plain search).
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
@@ -17,9 +18,10 @@ namespace {
 void expect_agreement(const History& h) {
   const bool expected = brute_force_linearizable(h);
   RC_TAG(std::string(h.model().name), expected ? "linearizable" : "violation");
-  for (bool partition : {true, false}) {
+  for (int variant = 0; variant < 4; ++variant) {
     CheckOptions opt;
-    opt.partition = partition;
+    opt.partition = variant & 1;
+    opt.prune = variant & 2;
     opt.threads = 1;
     const CheckResult r = check_history(h, opt);
     RC_ASSERT(r.verdict != Verdict::Unknown);
@@ -56,6 +58,23 @@ RC_GTEST_PROP(OracleAgreement, HintReplayIsSound, ()) {
   RC_TAG(replay.outcome == HintReplay::Outcome::Explained ? "explained" : "not explained");
   if (replay.outcome == HintReplay::Outcome::Explained) RC_ASSERT(expected);
   RC_ASSERT((check_history(h).verdict == Verdict::Linearizable) == expected);
+}
+
+// Priority queues with distinct keys (the lazy-push rule's home ground):
+// batched pushes and pops, heavy overlap, some results corrupted.
+RC_GTEST_PROP(OracleAgreement, DistinctKeyPriorityQueues, ()) {
+  SyntheticHistorySpec spec;
+  spec.model = ModelId::PriorityQueue;
+  spec.operations = *rc::gen::inRange<size_t>(1, 11);
+  spec.keys = 1000000;
+  spec.overlap = *rc::gen::inRange<uint64_t>(0, 12);
+  spec.pending = *rc::gen::element(0.0, 0.1, 0.3);
+  spec.batch = *rc::gen::inRange<uint32_t>(1, 4);
+  spec.seed = *rc::gen::arbitrary<uint64_t>();
+  History h = make_linearizable_history(spec);
+  for (int i = *rc::gen::inRange(0, 3); i > 0; --i) corrupt_one_result(h);
+  compact_key_pool(h);
+  expect_agreement(h);
 }
 
 // The classic hard shape for sets: one key, everything overlapping.

@@ -13,7 +13,7 @@
 namespace warpcheck::cli {
 
 int run_check(int argc, char** argv) {
-  Args args(argc, argv, 2, {"model", "format", "timeout", "shrink-timeout", "memory", "threads", "algo", "html"}, {"json", "no-partition", "no-shrink"});
+  Args args(argc, argv, 2, {"model", "format", "timeout", "shrink-timeout", "memory", "threads", "algo", "html"}, {"json", "no-partition", "no-shrink", "no-prune"});
   if (args.positional().size() != 1) throw UsageError("usage: warpcheck check FILE [--model M] [--timeout S] [--json]");
   CheckOptions opt;
   opt.timeout_seconds = args.number("timeout", 60, 0.001, 1e7);
@@ -22,6 +22,7 @@ int run_check(int argc, char** argv) {
   opt.threads = unsigned(args.integer("threads", 0, 0, 1024));
   opt.partition = !args.flag("no-partition");
   opt.shrink = !args.flag("no-shrink");
+  opt.prune = !args.flag("no-prune");
   const std::string algo = args.value("algo").value_or("auto");
   if (algo == "auto") opt.algorithm = Algorithm::Auto;
   else if (algo == "search") opt.algorithm = Algorithm::Search;

@@ -14,7 +14,7 @@ namespace {
 constexpr const char* kUsage =
     "usage: warpcheck <command> [options]\n"
     "  check FILE [--model M] [--format bin|jsonl|edn] [--timeout S] [--memory MB]\n"
-    "             [--threads N] [--no-partition] [--no-shrink] [--shrink-timeout S]\n"
+    "             [--threads N] [--no-partition] [--no-shrink] [--no-prune] [--shrink-timeout S]\n"
     "             [--algo auto|search|hint-replay] [--json] [--html OUT.html]\n"
     "  convert IN OUT [--from bin|jsonl|edn] [--to bin|jsonl] [--model M]\n"
     "  gen --out FILE [--model M] [--ops N] [--keys K] [--overlap W] [--pending P] [--seed S] [--hints]\n"

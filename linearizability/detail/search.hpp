@@ -72,7 +72,11 @@ class Search {
 
  public:
   // Searches the operations `indices` (history indices) of `h`.
-  SearchResult run(const History& h, std::span<const uint32_t> indices, Budget& budget, bool explain = false) {
+  // `prune` off gives the plain search (no rule below the header's first
+  // paragraph), the reference the pruned search is cross-checked against.
+  SearchResult run(const History& h, std::span<const uint32_t> indices, Budget& budget, bool explain = false,
+                   bool prune = true) {
+    prune_ = prune;
     prepare(h, indices);
     SearchResult result;
     if (explain) result.longest_with.assign(n_, {});
@@ -171,7 +175,7 @@ class Search {
         for (; choice < choices && !advanced; ++choice) {
           ++result.steps;
           State next = state;
-          advanced = Model::step(next, d, pool, choice) && !(d.pending && next == state) &&
+          advanced = Model::step(next, d, pool, choice) && !(prune_ && d.pending && next == state) &&
                      advance(op, choice, next, /*forced=*/false);
         }
         if (advanced) {
@@ -236,7 +240,7 @@ class Search {
   // Whether a callable, unlinearized operation equivalent to `op` returns
   // earlier (ties: invoked earlier), so that trying `op` now is redundant.
   bool dominated(uint32_t op) const {
-    if (class_size_[class_[op]] < 2) return false;
+    if (!prune_ || class_size_[class_[op]] < 2) return false;
     for (int32_t e = next_[head()]; e != end() && !is_return(e); e = next_[e]) {
       const uint32_t other = entry_op_[e];
       if (other != op && class_[other] == class_[op] &&
@@ -356,11 +360,11 @@ class Search {
     ret_.resize(n_);
     for (uint32_t i = 0; i < n_; ++i) {
       data_[i] = h.ops[global_[i]].data;
-      observer_[i] = Model::leaves_state_unchanged(data_[i]);
-      lazy_[i] = Model::lazy(data_[i]);
+      observer_[i] = prune_ && Model::leaves_state_unchanged(data_[i]);
+      lazy_[i] = prune_ && Model::lazy(data_[i]);
       ret_[i] = h.ops[global_[i]].ret;
     }
-    rename_unobserved_values();
+    if (prune_) rename_unobserved_values();
     classify(h);
     by_return_.resize(n_);
     for (uint32_t i = 0; i < n_; ++i) by_return_[i] = i;
@@ -394,6 +398,7 @@ class Search {
   }
 
   uint32_t n_ = 0;
+  bool prune_ = true;
   std::vector<uint32_t> global_;     // position (call order) -> history index
   std::vector<OpData> data_;         // position -> operation
   std::vector<uint8_t> observer_;    // position -> cannot change the state
