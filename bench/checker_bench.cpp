@@ -14,9 +14,10 @@ using namespace warpcheck;
 
 namespace {
 
-const History& cached_history(ModelId model, size_t ops, int64_t keys, uint64_t overlap, bool hints = false) {
-  static std::map<std::tuple<ModelId, size_t, int64_t, uint64_t, bool>, History> cache;
-  auto key = std::make_tuple(model, ops, keys, overlap, hints);
+const History& cached_history(ModelId model, size_t ops, int64_t keys, uint64_t overlap, bool hints = false,
+                              uint32_t warp_batch = 0) {
+  static std::map<std::tuple<ModelId, size_t, int64_t, uint64_t, bool, uint32_t>, History> cache;
+  auto key = std::make_tuple(model, ops, keys, overlap, hints, warp_batch);
   auto it = cache.find(key);
   if (it == cache.end()) {
     SyntheticHistorySpec spec;
@@ -26,6 +27,8 @@ const History& cached_history(ModelId model, size_t ops, int64_t keys, uint64_t 
     spec.overlap = overlap;
     spec.seed = 2026;
     spec.hints = hints;
+    spec.warp_batch = warp_batch;
+    spec.batch = warp_batch ? 1 : spec.batch;
     it = cache.emplace(key, make_linearizable_history(spec)).first;
   }
   return it->second;
@@ -93,6 +96,27 @@ void BM_KvSearchSpeed(benchmark::State& state) {
   run_check(state, cached_history(ModelId::Kv, 1000000, state.range(0), 16), opt);
 }
 BENCHMARK(BM_KvSearchSpeed)->Arg(1)->Arg(4)->Arg(8)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(1);
+
+// Issue 3's targets, each with the pruned search (argument 1) and the plain
+// search (argument 0) side by side, under a 30 s budget.
+void BM_HotKeysPrunedVsPlain(benchmark::State& state) {
+  CheckOptions opt;
+  opt.prune = state.range(0);
+  opt.timeout_seconds = 30;
+  run_check(state, cached_history(ModelId::Set, 1000000, 16, 1000), opt);
+}
+BENCHMARK(BM_HotKeysPrunedVsPlain)->Arg(1)->Arg(0)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(1);
+
+// Priority queue, operations in warp batches of 32 that overlap each other
+// (argument 1: ops in thousands).
+void BM_PqWarpBatchesPrunedVsPlain(benchmark::State& state) {
+  CheckOptions opt;
+  opt.prune = state.range(0);
+  opt.timeout_seconds = 30;
+  run_check(state, cached_history(ModelId::PriorityQueue, size_t(state.range(1)) * 1000, 1000000000, 0, false, 32), opt);
+}
+BENCHMARK(BM_PqWarpBatchesPrunedVsPlain)->Args({1, 100})->Args({0, 100})->Args({1, 1000})
+    ->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(1);
 
 // Linearization-point replay of 10,000,000 operations carrying hints (issue
 // 3's target: under 10 s), against the search on the same history.

@@ -40,6 +40,15 @@ struct PriorityQueueModel : detail::KeysModelBase {
     return false;
   }
 
+  static bool admits(const State& s, const OpData& op, const int64_t* pool) {
+    if (op.kind != OpKind::Pop || op.pending) return true;
+    const uint32_t take = op.value < static_cast<int64_t>(s.size()) ? static_cast<uint32_t>(op.value) : s.size();
+    if (op.out_count != take) return false;
+    for (uint32_t i = 0; i < take; ++i)
+      if (pool[op.out_begin + i] != s[i]) return false;
+    return true;
+  }
+
   static bool step(State& s, const OpData& op, const int64_t* pool, uint32_t) {
     if (op.kind == OpKind::Push) {
       for (uint32_t i = 0; i < op.keys_count; ++i) s.insert(pool[op.keys_begin + i]);

@@ -16,6 +16,7 @@ struct RegisterState {
   bool written = false;
   int64_t value = 0;
   uint64_t hash() const { return written ? detail::mix64(static_cast<uint64_t>(value)) : 0; }
+  size_t heap_bytes() const { return 0; }
   friend bool operator==(const RegisterState&, const RegisterState&) = default;
 };
 

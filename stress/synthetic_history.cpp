@@ -123,8 +123,14 @@ History make_linearizable_history(const SyntheticHistorySpec& spec) {
                      const uint64_t point = base + 2 * i;
                      op.id = i;
                      op.team = uint32_t(draw.below(i, kTeam, std::max<uint32_t>(s.teams, 1)));
-                     op.call = point - draw.below(i, kCallWidth, s.overlap + 1);
-                     op.ret = op.data.pending ? kPendingTime : point + draw.below(i, kReturnWidth, s.overlap + 1);
+                     if (s.warp_batch > 0) {
+                       const uint64_t first = i - i % s.warp_batch;  // the batch's first operation
+                       op.call = base + 2 * first;
+                       op.ret = op.data.pending ? kPendingTime : base + 2 * (first + s.warp_batch - 1) + 1;
+                     } else {
+                       op.call = point - draw.below(i, kCallWidth, s.overlap + 1);
+                       op.ret = op.data.pending ? kPendingTime : point + draw.below(i, kReturnWidth, s.overlap + 1);
+                     }
                      if (op.has_hint) op.hint = point;
                    });
   return h;

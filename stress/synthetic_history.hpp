@@ -20,6 +20,10 @@ struct SyntheticHistorySpec {
   uint32_t teams = 32;
   uint32_t batch = 4;     // priority queue: most keys per push or pop
   bool hints = false;     // record each operation's point as its linearization-point hint
+  // When > 0, operations come in batches of this many (a warp's lanes): each
+  // spans its whole batch, overlapping every other operation of the batch
+  // and none outside it; `overlap` is then ignored.
+  uint32_t warp_batch = 0;
 };
 
 History make_linearizable_history(const SyntheticHistorySpec& spec);

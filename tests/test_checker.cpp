@@ -119,3 +119,19 @@ TEST(Witness, RejectsOrdersThatBreakRealTimeOrTheModel) {
   order.pop_back();
   EXPECT_TRUE(witness_error(h, order).has_value());
 }
+
+TEST(Checker, MemoryBudgetCountsTheStatesOwnHeap) {
+  // A queue that only grows: every stored state holds the whole queue. The
+  // budget must see that memory and stop the search, not the kernel.
+  SyntheticHistorySpec spec;
+  spec.model = ModelId::PriorityQueue;
+  spec.operations = 200000;
+  spec.keys = 1000000000;
+  spec.warp_batch = 32;
+  spec.batch = 8;
+  CheckOptions opt;
+  opt.memory_limit_bytes = size_t(256) << 20;
+  const CheckResult r = check_history(make_linearizable_history(spec), opt);
+  ASSERT_EQ(r.verdict, Verdict::Unknown);
+  EXPECT_NE(r.reason.find("memory budget ran out"), std::string::npos) << r.reason;
+}

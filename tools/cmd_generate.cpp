@@ -10,7 +10,7 @@
 namespace warpcheck::cli {
 
 int run_generate(int argc, char** argv) {
-  Args args(argc, argv, 2, {"model", "ops", "keys", "overlap", "pending", "seed", "teams", "batch", "out", "format"}, {"hints"});
+  Args args(argc, argv, 2, {"model", "ops", "keys", "overlap", "pending", "seed", "teams", "batch", "warp-batch", "out", "format"}, {"hints"});
   if (!args.positional().empty()) throw UsageError("usage: warpcheck gen --out FILE [--model M] [--ops N] [--keys K] [--overlap W] [--pending P] [--seed S]");
   auto out = args.value("out");
   if (!out) throw UsageError("warpcheck gen needs --out FILE");
@@ -24,6 +24,7 @@ int run_generate(int argc, char** argv) {
   spec.teams = uint32_t(args.integer("teams", 32, 1, UINT32_MAX));
   spec.batch = uint32_t(args.integer("batch", 4, 1, 1u << 20));
   spec.hints = args.flag("hints");
+  spec.warp_batch = uint32_t(args.integer("warp-batch", 0, 0, 1u << 20));
   auto format = format_option(args).value_or(out->ends_with(".jsonl") ? HistoryFormat::JsonLines : HistoryFormat::Binary);
   const History h = make_linearizable_history(spec);
   save_history(h, *out, format);

@@ -18,6 +18,7 @@ constexpr const char* kUsage =
     "             [--algo auto|search|hint-replay] [--json] [--html OUT.html]\n"
     "  convert IN OUT [--from bin|jsonl|edn] [--to bin|jsonl] [--model M]\n"
     "  gen --out FILE [--model M] [--ops N] [--keys K] [--overlap W] [--pending P] [--seed S] [--hints]\n"
+    "      [--batch B] [--warp-batch 32] [--teams T]\n"
     "models: set, map, multimap, pq, register, cas-register, kv\n"
     "exit codes: 0 linearizable, 1 violation, 2 unknown, 3 bad input or usage\n";
 

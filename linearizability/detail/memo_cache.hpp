@@ -27,6 +27,7 @@ class MemoCache {
     while (cap < expected_entries * 2) cap *= 2;
     if (table_.size() != cap || count_ != 0) table_.assign(cap, Slot{});
     count_ = 0;
+    state_heap_bytes_ = 0;
     words_.clear();
     states_.clear();
   }
@@ -47,13 +48,17 @@ class MemoCache {
     table_[i] = Slot{hash, uint32_t(states_.size()), uint64_t(words_.size()), low, high};
     words_.insert(words_.end(), bits + first, bits + first + nwords);
     states_.push_back(state);
+    state_heap_bytes_ += state.heap_bytes();
     if (++count_ * 2 > table_.size()) grow();
     return true;
   }
 
   size_t size() const { return count_; }
+  // Everything the cache holds, the states' own heap included (a priority
+  // queue's state is the whole queue).
   size_t bytes() const {
-    return table_.size() * sizeof(Slot) + words_.capacity() * sizeof(uint64_t) + states_.capacity() * sizeof(State);
+    return table_.size() * sizeof(Slot) + words_.capacity() * sizeof(uint64_t) + states_.capacity() * sizeof(State) +
+           state_heap_bytes_;
   }
 
  private:
@@ -80,6 +85,7 @@ class MemoCache {
 
   Buffer<Slot> table_;
   size_t count_ = 0;
+  size_t state_heap_bytes_ = 0;
   Buffer<uint64_t> words_;
   Buffer<State> states_;
 };

@@ -77,6 +77,7 @@ class Search {
   SearchResult run(const History& h, std::span<const uint32_t> indices, Budget& budget, bool explain = false,
                    bool prune = true) {
     prune_ = prune;
+    stack_heap_bytes_ = 0;
     prepare(h, indices);
     SearchResult result;
     if (explain) result.longest_with.assign(n_, {});
@@ -102,6 +103,7 @@ class Search {
         clear_bit(op);
         return false;
       }
+      stack_heap_bytes_ += state.heap_bytes();
       stack_.push_back(Frame{op, with_choice, forced, std::move(state), hash, low, high});
       state = std::move(next);
       hash = next_hash;
@@ -117,8 +119,9 @@ class Search {
     auto force_observers = [&] {
       for (int32_t e = next_[head()]; e != end() && !is_return(e);) {
         const uint32_t op = entry_op_[e];
-        State next = state;
-        if (observer_[op] && (++result.steps, Model::step(next, data_[op], pool, 0))) {
+        State next;
+        if (observer_[op] && (++result.steps, Model::admits(state, data_[op], pool)) &&
+            (next = state, Model::step(next, data_[op], pool, 0))) {
           if (!advance(op, 0, next, /*forced=*/true)) return false;
           // e and its response are unlinked now; resume after e's live
           // predecessor (e's own next may be the unlinked response).
@@ -135,8 +138,10 @@ class Search {
       return result;
     };
     while (true) {
-      if ((++iterations & 1023) == 0) {
-        const size_t bytes = cache_.bytes() + stack_.capacity() * sizeof(Frame);
+      // Budgets are checked every 1024 iterations, and sooner when large
+      // states have been stored since the last check.
+      if ((++iterations & 1023) == 0 || cache_.bytes() + stack_heap_bytes_ > reported_bytes + (size_t(64) << 20)) {
+        const size_t bytes = cache_.bytes() + stack_.capacity() * sizeof(Frame) + stack_heap_bytes_;
         budget.memory_used.fetch_add(bytes - reported_bytes, std::memory_order_relaxed);
         reported_bytes = bytes;
         if (budget.cancelled.load(std::memory_order_relaxed)) return finish(SearchOutcome::Cancelled);
@@ -174,6 +179,7 @@ class Search {
         bool advanced = false;
         for (; choice < choices && !advanced; ++choice) {
           ++result.steps;
+          if (!Model::admits(state, d, pool)) break;  // no choice can succeed
           State next = state;
           advanced = Model::step(next, d, pool, choice) && !(prune_ && d.pending && next == state) &&
                      advance(op, choice, next, /*forced=*/false);
@@ -222,6 +228,7 @@ class Search {
   bool backtrack(int32_t& entry, uint32_t& choice, State& state, uint64_t& hash, int32_t& low, int32_t& high) {
     while (!stack_.empty()) {
       Frame& f = stack_.back();
+      stack_heap_bytes_ -= f.state.heap_bytes();
       clear_bit(f.op);
       unlift(f.op);
       state = std::move(f.state);
@@ -399,6 +406,7 @@ class Search {
 
   uint32_t n_ = 0;
   bool prune_ = true;
+  size_t stack_heap_bytes_ = 0;  // heap owned by the states saved on the stack
   std::vector<uint32_t> global_;     // position (call order) -> history index
   std::vector<OpData> data_;         // position -> operation
   std::vector<uint8_t> observer_;    // position -> cannot change the state

@@ -26,6 +26,7 @@ uint32_t first_not_before(const Items& items, Before before) {
 class FlatMultiset {
  public:
   uint32_t size() const { return items_.size(); }
+  size_t heap_bytes() const { return items_.heap_bytes(); }
   const int64_t* begin() const { return items_.begin(); }
   const int64_t* end() const { return items_.end(); }
   int64_t operator[](uint32_t i) const { return items_[i]; }
@@ -75,6 +76,7 @@ class FlatPairs {
   };
 
   uint32_t size() const { return items_.size(); }
+  size_t heap_bytes() const { return items_.heap_bytes(); }
   const Entry* begin() const { return items_.begin(); }
   const Entry* end() const { return items_.end(); }
   uint64_t hash() const { return hash_; }

@@ -21,6 +21,9 @@ struct ModelBase {
   // Lazy operations may always be linearized later rather than sooner,
   // except right before an operation they help (see the search). None here.
   static bool lazy(const OpData&) { return false; }
+  // A cheap, read-only test that must hold whenever step() succeeds, so the
+  // search can skip copying the state for steps bound to fail.
+  static bool admits(const State&, const OpData&, const int64_t*) { return true; }
   static bool helps(const OpData&, const OpData&, const int64_t*) { return false; }
 };
 

@@ -31,6 +31,7 @@ class SmallVector {
   }
 
   uint32_t size() const { return size_; }
+  size_t heap_bytes() const { return heap_ ? size_t(capacity_) * sizeof(T) : 0; }
   bool empty() const { return size_ == 0; }
   T* data() { return heap_ ? heap_ : inline_; }
   const T* data() const { return heap_ ? heap_ : inline_; }
