@@ -46,6 +46,13 @@ struct MultimapModel : detail::PairsModelBase {
     return op.kind == OpKind::Find || (op.kind == OpKind::Erase && op.result_kind == ResultKind::Absent);
   }
 
+  // Inserts add their pair; completed erases remove the pair they returned.
+  static bool invertible(const OpData& op) { return !op.pending; }
+  static void undo(State& s, const OpData& op, const int64_t*) {
+    if (op.kind == OpKind::Insert) s.erase_at(s.find_pair(op.key, op.value));
+    if (op.kind == OpKind::Erase && op.result_kind == ResultKind::Value) s.insert(op.key, op.result);
+  }
+
   static bool step(State& s, const OpData& op, const int64_t*, uint32_t choice) {
     switch (op.kind) {
       case OpKind::Insert:

@@ -40,6 +40,17 @@ struct PriorityQueueModel : detail::KeysModelBase {
     return false;
   }
 
+  // Pushes add their keys; completed pops remove exactly the keys they
+  // returned. A pending pop removes whatever is smallest: not invertible.
+  static bool invertible(const OpData& op) { return op.kind == OpKind::Push || !op.pending; }
+  static void undo(State& s, const OpData& op, const int64_t* pool) {
+    if (op.kind == OpKind::Push) {
+      for (uint32_t i = 0; i < op.keys_count; ++i) s.erase_one(pool[op.keys_begin + i]);
+    } else {
+      for (uint32_t i = 0; i < op.out_count; ++i) s.insert(pool[op.out_begin + i]);
+    }
+  }
+
   static bool admits(const State& s, const OpData& op, const int64_t* pool) {
     if (op.kind != OpKind::Pop || op.pending) return true;
     const uint32_t take = op.value < static_cast<int64_t>(s.size()) ? static_cast<uint32_t>(op.value) : s.size();

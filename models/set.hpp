@@ -25,6 +25,14 @@ struct SetModel : detail::KeysModelBase {
     return op.kind == OpKind::Contains || (!op.pending && op.result == 0);
   }
 
+  // Completed inserts and erases that succeeded add or remove their key.
+  static bool invertible(const OpData& op) { return !op.pending; }
+  static void undo(State& s, const OpData& op, const int64_t*) {
+    if (op.result == 0) return;  // failed: it changed nothing
+    if (op.kind == OpKind::Insert) s.erase_one(op.key);
+    if (op.kind == OpKind::Erase) s.insert(op.key);
+  }
+
   static bool step(State& s, const OpData& op, const int64_t*, uint32_t) {
     const bool present = s.contains(op.key);
     switch (op.kind) {

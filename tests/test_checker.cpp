@@ -121,8 +121,9 @@ TEST(Witness, RejectsOrdersThatBreakRealTimeOrTheModel) {
 }
 
 TEST(Checker, MemoryBudgetCountsTheStatesOwnHeap) {
-  // A queue that only grows: every stored state holds the whole queue. The
-  // budget must see that memory and stop the search, not the kernel.
+  // A queue that only grows, searched by the plain search (which copies
+  // states): every stored state holds the whole queue. The budget must see
+  // that memory and stop the search, not the kernel.
   SyntheticHistorySpec spec;
   spec.model = ModelId::PriorityQueue;
   spec.operations = 200000;
@@ -131,6 +132,7 @@ TEST(Checker, MemoryBudgetCountsTheStatesOwnHeap) {
   spec.batch = 8;
   CheckOptions opt;
   opt.memory_limit_bytes = size_t(256) << 20;
+  opt.prune = false;
   const CheckResult r = check_history(make_linearizable_history(spec), opt);
   ASSERT_EQ(r.verdict, Verdict::Unknown);
   EXPECT_NE(r.reason.find("memory budget ran out"), std::string::npos) << r.reason;

@@ -33,7 +33,9 @@ class MemoCache {
   }
 
   // Inserts the configuration; returns false when it was already present.
-  bool insert(uint64_t hash, int32_t low, int32_t high, const uint64_t* bits, const State& state) {
+  // Without `store_state` the state is a function of the linearized set
+  // (every operation in it is invertible) and is not kept.
+  bool insert(uint64_t hash, int32_t low, int32_t high, const uint64_t* bits, const State& state, bool store_state = true) {
     hash |= 1;  // 0 marks an empty slot
     const uint32_t first = uint32_t(low) >> 6;
     const uint32_t nwords = high >= low ? (uint32_t(high) >> 6) - first + 1 : 0;
@@ -41,14 +43,17 @@ class MemoCache {
     for (;; i = (i + 1) & (table_.size() - 1)) {
       const Slot& s = table_[i];
       if (s.hash == 0) break;
-      if (s.hash == hash && s.low == low && s.high == high && states_[s.state] == state &&
-          std::equal(bits + first, bits + first + nwords, words_.data() + s.words))
+      if (s.hash == hash && s.low == low && s.high == high && (s.state == kNoState) == !store_state &&
+          std::equal(bits + first, bits + first + nwords, words_.data() + s.words) &&
+          (s.state == kNoState || states_[s.state] == state))
         return false;
     }
-    table_[i] = Slot{hash, uint32_t(states_.size()), uint64_t(words_.size()), low, high};
+    table_[i] = Slot{hash, store_state ? uint32_t(states_.size()) : kNoState, uint64_t(words_.size()), low, high};
     words_.insert(words_.end(), bits + first, bits + first + nwords);
-    states_.push_back(state);
-    state_heap_bytes_ += state.heap_bytes();
+    if (store_state) {
+      states_.push_back(state);
+      state_heap_bytes_ += state.heap_bytes();
+    }
     if (++count_ * 2 > table_.size()) grow();
     return true;
   }
@@ -62,6 +67,7 @@ class MemoCache {
   }
 
  private:
+  static constexpr uint32_t kNoState = UINT32_MAX;
   struct Slot {
     uint64_t hash = 0;
     uint32_t state = 0;

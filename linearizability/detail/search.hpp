@@ -39,6 +39,13 @@
 // response blocks the scan. Any valid extension can move each lazy
 // operation later, to just before the first operation it helps or its
 // real-time deadline, and both of those placements are explored.
+//
+// Invertible operations (the model says which: their successful effect is
+// fixed, see ModelBase) are applied to the state in place and undone on
+// backtracking, and a configuration whose operations are all invertible
+// keeps no state in the memo: its state follows from its linearized set.
+// A priority queue's state is the whole queue; copies of it per step were
+// what bounded the search before.
 #pragma once
 
 #include <algorithm>
@@ -91,21 +98,32 @@ class Search {
     uint32_t choice = 0;
     uint64_t iterations = 0;
     bool force = true;  // force observers before branching in a new configuration
-    // Linearizes `op` into `next` unless the configuration was seen before.
-    auto advance = [&](uint32_t op, uint32_t with_choice, State& next, bool forced) {
+    uint32_t dependent = 0;  // linearized operations that are not invertible
+    // Linearizes `op` unless the configuration was seen before. With `next`,
+    // the post-state is there; without, `state` was already stepped in place
+    // (invertible operations), and is undone if the configuration was seen.
+    auto advance = [&](uint32_t op, uint32_t with_choice, State* next, bool forced) {
+      const State& post = next ? *next : state;
       set_bit(op);
       const int32_t next_high = std::max(high, int32_t(op));
       int32_t next_low = low;
       if (int32_t(op) == low)
         while (next_low < int32_t(n_) && test_bit(uint32_t(next_low))) ++next_low;
       const uint64_t next_hash = hash ^ zobrist(op);
-      if (!cache_.insert(next_hash ^ mix64(Model::hash(next)), next_low, next_high, bits_.data(), next)) {
+      const uint32_t next_dependent = dependent + (invertible_[op] ? 0 : 1);
+      if (!cache_.insert(next_hash ^ mix64(Model::hash(post)), next_low, next_high, bits_.data(), post, next_dependent > 0)) {
         clear_bit(op);
+        if (!next) Model::undo(state, data_[op], pool);
         return false;
       }
-      stack_heap_bytes_ += state.heap_bytes();
-      stack_.push_back(Frame{op, with_choice, forced, std::move(state), hash, low, high});
-      state = std::move(next);
+      if (next) {
+        stack_heap_bytes_ += state.heap_bytes();
+        stack_.push_back(Frame{op, with_choice, forced, false, std::move(state), hash, low, high, dependent});
+        state = std::move(*next);
+      } else {
+        stack_.push_back(Frame{op, with_choice, forced, true, State{}, hash, low, high, dependent});
+      }
+      dependent = next_dependent;
       hash = next_hash;
       low = next_low;
       high = next_high;
@@ -119,10 +137,9 @@ class Search {
     auto force_observers = [&] {
       for (int32_t e = next_[head()]; e != end() && !is_return(e);) {
         const uint32_t op = entry_op_[e];
-        State next;
-        if (observer_[op] && (++result.steps, Model::admits(state, data_[op], pool)) &&
-            (next = state, Model::step(next, data_[op], pool, 0))) {
-          if (!advance(op, 0, next, /*forced=*/true)) return false;
+        // Observers change nothing, so they step in place.
+        if (observer_[op] && (++result.steps, Model::admits(state, data_[op], pool)) && Model::step(state, data_[op], pool, 0)) {
+          if (!advance(op, 0, nullptr, /*forced=*/true)) return false;
           // e and its response are unlinked now; resume after e's live
           // predecessor (e's own next may be the unlinked response).
           e = next_[prev_[e]];
@@ -151,7 +168,7 @@ class Search {
       if (force) {
         force = false;
         if (!force_observers()) {
-          if (!backtrack(entry, choice, state, hash, low, high)) return finish(SearchOutcome::Violation);
+          if (!backtrack(entry, choice, state, hash, low, high, dependent)) return finish(SearchOutcome::Violation);
           continue;
         }
         entry = next_[head()];
@@ -177,12 +194,19 @@ class Search {
         const OpData& d = data_[op];
         const uint32_t choices = Model::choices(state, d, pool);
         bool advanced = false;
+        if (invertible_[op] && choices == 1) {
+          if (choice == 0) {
+            ++result.steps;
+            advanced = Model::admits(state, d, pool) && Model::step(state, d, pool, 0) && advance(op, 0, nullptr, false);
+            choice = 1;
+          }
+        }
         for (; choice < choices && !advanced; ++choice) {
           ++result.steps;
           if (!Model::admits(state, d, pool)) break;  // no choice can succeed
           State next = state;
           advanced = Model::step(next, d, pool, choice) && !(prune_ && d.pending && next == state) &&
-                     advance(op, choice, next, /*forced=*/false);
+                     advance(op, choice, &next, /*forced=*/false);
         }
         if (advanced) {
           force = true;
@@ -201,13 +225,19 @@ class Search {
         // Every alternative here was tried before the scan reached this
         // response, so the frame is a last resort: backtracking pops through.
         ++result.steps;
-        State next = state;
-        if (Model::step(next, data_[op], pool, 0) && advance(op, 0, next, /*forced=*/true)) {
+        bool advanced = false;
+        if (invertible_[op]) {
+          advanced = Model::step(state, data_[op], pool, 0) && advance(op, 0, nullptr, /*forced=*/true);
+        } else {
+          State next = state;
+          advanced = Model::step(next, data_[op], pool, 0) && advance(op, 0, &next, /*forced=*/true);
+        }
+        if (advanced) {
           force = true;
           continue;
         }
       }
-      if (!backtrack(entry, choice, state, hash, low, high)) return finish(SearchOutcome::Violation);
+      if (!backtrack(entry, choice, state, hash, low, high, dependent)) return finish(SearchOutcome::Violation);
     }
   }
 
@@ -216,22 +246,30 @@ class Search {
     uint32_t op;
     uint32_t choice;
     bool forced;  // no alternatives: a forced observer, or a lazy operation at its deadline
-    State state;  // state before the operation
+    bool undo;    // invertible: undo the step instead of restoring `state`
+    State state;  // state before the operation, unless `undo`
     uint64_t hash;
     int32_t low, high;
+    uint32_t dependent;
   };
 
   // Undoes linearizations back to the last one that has alternatives left
   // and places the cursor on it with its next choice; false when none does.
   // Forced frames have no alternatives: their configuration failing means
   // the one before fails too.
-  bool backtrack(int32_t& entry, uint32_t& choice, State& state, uint64_t& hash, int32_t& low, int32_t& high) {
+  bool backtrack(int32_t& entry, uint32_t& choice, State& state, uint64_t& hash, int32_t& low, int32_t& high,
+                 uint32_t& dependent) {
     while (!stack_.empty()) {
       Frame& f = stack_.back();
-      stack_heap_bytes_ -= f.state.heap_bytes();
       clear_bit(f.op);
       unlift(f.op);
-      state = std::move(f.state);
+      if (f.undo) {
+        Model::undo(state, data_[f.op], pool_);
+      } else {
+        stack_heap_bytes_ -= f.state.heap_bytes();
+        state = std::move(f.state);
+      }
+      dependent = f.dependent;
       hash = f.hash;
       low = f.low;
       high = f.high;
@@ -363,12 +401,14 @@ class Search {
     data_.resize(n_);
     observer_.resize(n_);
     lazy_.resize(n_);
+    invertible_.resize(n_);
     pool_ = h.key_pool.data();
     ret_.resize(n_);
     for (uint32_t i = 0; i < n_; ++i) {
       data_[i] = h.ops[global_[i]].data;
       observer_[i] = prune_ && Model::leaves_state_unchanged(data_[i]);
       lazy_[i] = prune_ && Model::lazy(data_[i]);
+      invertible_[i] = prune_ && (observer_[i] || Model::invertible(data_[i]));
       ret_[i] = h.ops[global_[i]].ret;
     }
     if (prune_) rename_unobserved_values();
@@ -411,6 +451,7 @@ class Search {
   std::vector<OpData> data_;         // position -> operation
   std::vector<uint8_t> observer_;    // position -> cannot change the state
   std::vector<uint8_t> lazy_;        // position -> tried only when needed or due
+  std::vector<uint8_t> invertible_;  // position -> stepped in place, undone on backtracking
   const int64_t* pool_ = nullptr;
   std::vector<uint64_t> ret_;        // position -> response time
   std::vector<uint32_t> class_;      // position -> equivalence class

@@ -24,6 +24,13 @@ struct ModelBase {
   // A cheap, read-only test that must hold whenever step() succeeds, so the
   // search can skip copying the state for steps bound to fail.
   static bool admits(const State&, const OpData&, const int64_t*) { return true; }
+  // Invertible operations: once their step succeeds, their effect is fixed
+  // (the same on every state they succeed on), so the state after a set of
+  // them does not depend on their order; undo() reverses a successful step,
+  // and a failed step leaves the state as it was. The search then stores no
+  // state copies for them. Observers need none of this. None here.
+  static bool invertible(const OpData&) { return false; }
+  static void undo(State&, const OpData&, const int64_t*) {}
   static bool helps(const OpData&, const OpData&, const int64_t*) { return false; }
 };
 
