@@ -128,7 +128,7 @@ h1{font-size:18px;margin:0 0 4px} .meta{color:#555;margin-bottom:12px}
 </style></head><body>
 <h1>warpcheck: <span id="verdict"></span></h1><div class="meta" id="meta"></div>
 <div id="parts"></div><div id="info">hover an operation</div>
-<div id="status" data-rendered="0" data-errors="0" data-ms="0"></div>
+<div id="status" data-rendered="0" data-errors="0" data-ms="0" data-load-ms="0"></div>
 <script>
 var DATA = @DATA@;
 var errors = 0;
@@ -207,7 +207,8 @@ window.onerror = function () { errors++; document.getElementById('status').datas
   if (best) show(best, byId[best.id]);
   var status = document.getElementById('status');
   status.dataset.rendered = rendered;
-  status.dataset.ms = Math.round(performance.now() - t0);
+  status.dataset.ms = Math.round(performance.now() - t0);           // rendering
+  status.dataset.loadMs = Math.round(performance.now());            // since navigation start: open, parse, render
 })();
 </script></body></html>
 )PAGE";

@@ -3,7 +3,8 @@
 // witness order, or the counterexample with each operation's longest
 // partial linearization; the model state before and after each step on
 // hover. An element #status records what was rendered (data-rendered,
-// data-errors, data-ms) so that a headless browser can check the page.
+// data-errors, data-ms: rendering, data-load-ms: since navigation start)
+// so that a headless browser can check the page.
 #pragma once
 
 #include <ostream>

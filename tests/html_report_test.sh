@@ -23,8 +23,9 @@ check_page() {  # check_page NAME PAGE EXPECTED_RENDERED
   rendered=$(sed -n 's/.*data-rendered="\([0-9]*\)".*/\1/p' <<<"$status")
   errors=$(sed -n 's/.*data-errors="\([0-9]*\)".*/\1/p' <<<"$status")
   ms=$(sed -n 's/.*data-ms="\([0-9]*\)".*/\1/p' <<<"$status")
+  load=$(sed -n 's/.*data-load-ms="\([0-9]*\)".*/\1/p' <<<"$status")
   if [ "$rendered" = "$3" ] && [ "$errors" = "0" ]; then
-    echo "ok: $1: $rendered operations rendered in $ms ms, no script errors"
+    echo "ok: $1: $rendered operations, rendered in $ms ms, $load ms from navigation start, no script errors"
     passed=$((passed + 1))
   else
     echo "FAIL: $1: status '$status', wanted $3 operations and no errors"
