@@ -116,7 +116,10 @@ std::string describe_operation(const History& h, const Operation& op) {
   std::vector<std::string> args;
   auto keys = [](std::span<const int64_t> ks) {
     std::string s = "[";
-    for (size_t i = 0; i < ks.size(); ++i) s += (i ? "," : "") + std::to_string(ks[i]);
+    for (size_t i = 0; i < ks.size(); ++i) {
+      if (i) s += ',';
+      s += std::to_string(ks[i]);
+    }
     return s + "]";
   };
   const uint8_t a = spec ? spec->args : 0;
@@ -126,7 +129,10 @@ std::string describe_operation(const History& h, const Operation& op) {
   if (a & kArgCount) args.push_back(std::to_string(d.value));
   if (a & kArgKeys) args.push_back(keys(h.pushed_keys(op)));
   out += "(";
-  for (size_t i = 0; i < args.size(); ++i) out += (i ? "," : "") + args[i];
+  for (size_t i = 0; i < args.size(); ++i) {
+    if (i) out += ',';
+    out += args[i];
+  }
   out += ")";
   switch (d.result_kind) {
     case ResultKind::None: break;

@@ -7,7 +7,9 @@ namespace warpcheck {
 namespace {
 
 std::string interval(const Operation& op) {
-  return "[" + std::to_string(op.call) + ", " + (op.pending() ? std::string("pending") : std::to_string(op.ret)) + "]";
+  std::string s = "[";
+  s.append(std::to_string(op.call)).append(", ").append(op.pending() ? "pending" : std::to_string(op.ret)).append("]");
+  return s;
 }
 
 std::string json_escape(std::string_view s) {
@@ -22,13 +24,19 @@ std::string json_escape(std::string_view s) {
 
 std::string id_list(const History& h, const std::vector<uint32_t>& ops) {
   std::string s;
-  for (size_t i = 0; i < ops.size(); ++i) s += (i ? "," : "") + std::to_string(h.ops[ops[i]].id);
+  for (size_t i = 0; i < ops.size(); ++i) {
+    if (i) s += ',';
+    s += std::to_string(h.ops[ops[i]].id);
+  }
   return s;
 }
 
 std::string all_ids(const History& h) {
   std::string s;
-  for (size_t i = 0; i < h.ops.size(); ++i) s += (i ? "," : "") + std::to_string(h.ops[i].id);
+  for (size_t i = 0; i < h.ops.size(); ++i) {
+    if (i) s += ',';
+    s += std::to_string(h.ops[i].id);
+  }
   return s;
 }
 

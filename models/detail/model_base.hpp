@@ -38,7 +38,10 @@ struct ModelBase {
 struct PairsModelBase : ModelBase<FlatPairs> {
   static std::string describe(const FlatPairs& s) {
     std::string out = "{";
-    for (const auto& [k, v] : s) out += (out.size() > 1 ? "," : "") + std::to_string(k) + ":" + std::to_string(v);
+    for (const auto& [k, v] : s) {
+      if (out.size() > 1) out += ',';
+      out.append(std::to_string(k)).append(":").append(std::to_string(v));
+    }
     return out + "}";
   }
   // The first (smallest) value of the operation's key, if any: what a find
@@ -53,7 +56,10 @@ struct PairsModelBase : ModelBase<FlatPairs> {
 struct KeysModelBase : ModelBase<FlatMultiset> {
   static std::string describe(const FlatMultiset& s) {
     std::string out = "[";
-    for (int64_t k : s) out += (out.size() > 1 ? "," : "") + std::to_string(k);
+    for (int64_t k : s) {
+      if (out.size() > 1) out += ',';
+      out += std::to_string(k);
+    }
     return out + "]";
   }
 };
