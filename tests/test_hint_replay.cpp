@@ -13,15 +13,14 @@ namespace {
 
 History parse(const std::string& text) { return read_jsonl(text, "mem.jsonl", std::nullopt); }
 
-const char* kInsertThenContains =
-    "{\"model\":\"set\"}\n"
-    "{\"id\":1,\"op\":\"insert\",\"key\":5,\"ret\":true,\"call\":0,\"return\":10,\"hint\":HINT1}\n"
-    "{\"id\":2,\"op\":\"contains\",\"key\":5,\"ret\":true,\"call\":5,\"return\":20,\"hint\":HINT2}\n";
-
-std::string with_hints(const char* text, int h1, int h2) {
-  std::string s = text;
-  s.replace(s.find("HINT1"), 5, std::to_string(h1));
-  s.replace(s.find("HINT2"), 5, std::to_string(h2));
+// insert(5) -> true over [0, 10] and contains(5) -> true over [5, 20], with
+// the given linearization-point hints.
+std::string with_hints(int insert_hint, int contains_hint) {
+  std::string s = "{\"model\":\"set\"}\n{\"id\":1,\"op\":\"insert\",\"key\":5,\"ret\":true,\"call\":0,\"return\":10,\"hint\":";
+  s.append(std::to_string(insert_hint));
+  s.append("}\n{\"id\":2,\"op\":\"contains\",\"key\":5,\"ret\":true,\"call\":5,\"return\":20,\"hint\":");
+  s.append(std::to_string(contains_hint));
+  s.append("}\n");
   return s;
 }
 
@@ -50,7 +49,7 @@ TEST(HintReplay, PointsThatExplainTheHistoryProveIt) {
 TEST(HintReplay, WrongPointsOnALinearizableHistoryAreAFindingNotAVerdict) {
   // The contains is claimed to take effect before the insert: the points are
   // wrong, but the history is linearizable (contains at time 10).
-  const History h = parse(with_hints(kInsertThenContains, 8, 6));
+  const History h = parse(with_hints(8, 6));
   const CheckResult r = check_history(h);
   EXPECT_EQ(r.verdict, Verdict::Linearizable);
   EXPECT_NE(r.algorithm, "linearization-point replay");
@@ -62,10 +61,10 @@ TEST(HintReplay, WrongPointsOnALinearizableHistoryAreAFindingNotAVerdict) {
 TEST(HintReplay, ForcedReplayThatFailsIsUnknownNotViolation) {
   CheckOptions opt;
   opt.algorithm = Algorithm::HintReplay;
-  const CheckResult r = check_history(parse(with_hints(kInsertThenContains, 8, 6)), opt);
+  const CheckResult r = check_history(parse(with_hints(8, 6)), opt);
   EXPECT_EQ(r.verdict, Verdict::Unknown);
   EXPECT_NE(r.reason.find("do not explain"), std::string::npos);
-  EXPECT_EQ(check_history(parse(with_hints(kInsertThenContains, 6, 8)), opt).verdict, Verdict::Linearizable);
+  EXPECT_EQ(check_history(parse(with_hints(6, 8)), opt).verdict, Verdict::Linearizable);
 }
 
 TEST(HintReplay, ViolationWithPointsReportsBoth) {
@@ -92,7 +91,7 @@ TEST(HintReplay, MissingHintsFallBackToTheSearchOrAreRefusedWhenForced) {
 }
 
 TEST(HintReplay, IncompleteRunIsUnknownEvenWhenPointsExplainIt) {
-  History h = parse(with_hints(kInsertThenContains, 6, 8));
+  History h = parse(with_hints(6, 8));
   h.meta.incomplete = true;
   const CheckResult r = check_history(h);
   EXPECT_EQ(r.verdict, Verdict::Unknown);
