@@ -83,7 +83,8 @@ CheckResult check_typed(const History& h, const CheckOptions& opt) {
   const Partitions parts = partition_history(h, opt.partition && Model::partition_by_key);
   const size_t count = parts.count();
   result.partitions = count;
-  result.algorithm = "wing-gong-lowe search (just-in-time, memoized)";
+  result.algorithm = opt.prune ? "wing-gong-lowe search (just-in-time, memoized, pruned)"
+                               : "wing-gong-lowe search (just-in-time, memoized, plain)";
   result.algorithm += parts.by_key ? ", partitioned by key into " + std::to_string(count) + " parts" : ", unpartitioned";
 
   // Largest parts first, for load balance.
