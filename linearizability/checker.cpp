@@ -73,7 +73,6 @@ std::string describe_stuck(const Partitions& parts, size_t p, const SearchResult
 
 template <class Model>
 CheckResult check_typed(const History& h, const CheckOptions& opt) {
-  const auto started = Clock::now();
   CheckResult result;
   result.operations = h.ops.size();
   Budget budget;
@@ -148,7 +147,6 @@ CheckResult check_typed(const History& h, const CheckOptions& opt) {
     for (size_t p = 0; p < count; ++p) orders[p] = std::move(results[p].order);
     result.witness = merge_orders(h, orders);
   }
-  result.seconds = std::chrono::duration<double>(Clock::now() - started).count();
   return result;
 }
 
@@ -161,7 +159,7 @@ void mark_incomplete(CheckResult& r) {
              "the recorded part alone is " + std::string(verdict_name(*r.recorded_part));
 }
 
-CheckResult replay_only(const History& h, HintReplay replay, Clock::time_point started) {
+CheckResult replay_only(const History& h, HintReplay replay) {
   CheckResult r;
   r.operations = h.ops.size();
   r.partitions = h.ops.empty() ? 0 : 1;
@@ -174,7 +172,6 @@ CheckResult replay_only(const History& h, HintReplay replay, Clock::time_point s
     r.reason = replay.detail + " (replay alone cannot refute a history; --algo auto searches)";
   }
   r.hint_replay = std::move(replay);
-  r.seconds = std::chrono::duration<double>(Clock::now() - started).count();
   return r;
 }
 
@@ -190,12 +187,12 @@ CheckResult check_history(const History& h, const CheckOptions& options) {
   }
   CheckResult r;
   if (replay && (replay->outcome == HintReplay::Outcome::Explained || options.algorithm == Algorithm::HintReplay)) {
-    r = replay_only(h, std::move(*replay), started);
+    r = replay_only(h, std::move(*replay));
   } else {
     r = visit_model(h.meta.model, [&](auto model) { return check_typed<decltype(model)>(h, options); });
     r.hint_replay = std::move(replay);
-    r.seconds = std::chrono::duration<double>(Clock::now() - started).count();
   }
+  r.seconds = std::chrono::duration<double>(Clock::now() - started).count();
   if (h.meta.incomplete) mark_incomplete(r);
   return r;
 }

@@ -132,13 +132,25 @@ class Search {
       if (explain) record_partial(result);
       return true;
     };
+    // Applies `op` with `choice` and linearizes it. Invertible operations
+    // (observers included) step in place; others step a copy, and a pending
+    // one that would change nothing is not linearized there.
+    auto apply = [&](uint32_t op, uint32_t with_choice, bool forced) {
+      ++result.steps;
+      const OpData& d = data_[op];
+      if (!Model::admits(state, d, pool)) return false;
+      if (invertible_[op]) return Model::step(state, d, pool, with_choice) && advance(op, with_choice, nullptr, forced);
+      State next = state;
+      return Model::step(next, d, pool, with_choice) && !(prune_ && d.pending && next == state) &&
+             advance(op, with_choice, &next, forced);
+    };
     // Forces every callable observer the state satisfies; false when one
     // leads to a configuration already explored (so this one fails).
     auto force_observers = [&] {
       for (int32_t e = next_[head()]; e != end() && !is_return(e);) {
         const uint32_t op = entry_op_[e];
-        // Observers change nothing, so they step in place.
         if (observer_[op] && (++result.steps, Model::admits(state, data_[op], pool)) && Model::step(state, data_[op], pool, 0)) {
+          // Observers change nothing: the step above left the state as it was.
           if (!advance(op, 0, nullptr, /*forced=*/true)) return false;
           // e and its response are unlinked now; resume after e's live
           // predecessor (e's own next may be the unlinked response).
@@ -153,6 +165,10 @@ class Search {
       budget.memory_used.fetch_sub(reported_bytes, std::memory_order_relaxed);
       result.outcome = outcome;
       return result;
+    };
+    auto linearizable = [&] {
+      for (const Frame& f : stack_) result.order.push_back(global_[f.op]);
+      return finish(SearchOutcome::Linearizable);
     };
     while (true) {
       // Budgets are checked every 1024 iterations, and sooner when large
@@ -174,10 +190,7 @@ class Search {
         entry = next_[head()];
         choice = 0;
       }
-      if (entry == end()) {  // every operation linearized
-        for (const Frame& f : stack_) result.order.push_back(global_[f.op]);
-        return finish(SearchOutcome::Linearizable);
-      }
+      if (entry == end()) return linearizable();  // every operation linearized
       const uint32_t op = entry_op_[entry];
       if (!is_return(entry)) {
         if (observer_[op]) {  // observers are only ever forced
@@ -191,23 +204,9 @@ class Search {
           choice = 0;
           continue;
         }
-        const OpData& d = data_[op];
-        const uint32_t choices = Model::choices(state, d, pool);
+        const uint32_t choices = Model::choices(state, data_[op], pool);
         bool advanced = false;
-        if (invertible_[op] && choices == 1) {
-          if (choice == 0) {
-            ++result.steps;
-            advanced = Model::admits(state, d, pool) && Model::step(state, d, pool, 0) && advance(op, 0, nullptr, false);
-            choice = 1;
-          }
-        }
-        for (; choice < choices && !advanced; ++choice) {
-          ++result.steps;
-          if (!Model::admits(state, d, pool)) break;  // no choice can succeed
-          State next = state;
-          advanced = Model::step(next, d, pool, choice) && !(prune_ && d.pending && next == state) &&
-                     advance(op, choice, &next, /*forced=*/false);
-        }
+        for (; choice < choices && !advanced; ++choice) advanced = apply(op, choice, /*forced=*/false);
         if (advanced) {
           force = true;
         } else {
@@ -217,22 +216,11 @@ class Search {
         continue;
       }
       // A response: its operation must be linearized before anything after it.
-      if (data_[op].pending) {  // only pending responses remain: done
-        for (const Frame& f : stack_) result.order.push_back(global_[f.op]);
-        return finish(SearchOutcome::Linearizable);
-      }
+      if (data_[op].pending) return linearizable();  // only pending responses remain
       if (lazy_[op]) {  // its deadline: it goes now, or this configuration fails
         // Every alternative here was tried before the scan reached this
         // response, so the frame is a last resort: backtracking pops through.
-        ++result.steps;
-        bool advanced = false;
-        if (invertible_[op]) {
-          advanced = Model::step(state, data_[op], pool, 0) && advance(op, 0, nullptr, /*forced=*/true);
-        } else {
-          State next = state;
-          advanced = Model::step(next, data_[op], pool, 0) && advance(op, 0, &next, /*forced=*/true);
-        }
-        if (advanced) {
+        if (apply(op, 0, /*forced=*/true)) {
           force = true;
           continue;
         }
