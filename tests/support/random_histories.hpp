@@ -11,8 +11,6 @@
 
 namespace warpcheck::testing {
 
-inline const ModelInfo& model_of(ModelId id) { return model_info(id); }
-
 inline rc::Gen<ModelId> gen_model() {
   return rc::gen::element(ModelId::Set, ModelId::Map, ModelId::Multimap, ModelId::PriorityQueue, ModelId::Register,
                           ModelId::CasRegister, ModelId::Kv);
@@ -26,7 +24,7 @@ inline std::vector<int64_t> random_keys(size_t max_count) {
 inline History random_history(ModelId model, size_t max_ops, int64_t max_keys) {
   History h;
   h.meta.model = model;
-  const ModelInfo& info = model_of(model);
+  const ModelInfo& info = model_info(model);
   const size_t n = *rc::gen::inRange<size_t>(0, max_ops + 1);
   const int64_t keys = *rc::gen::inRange<int64_t>(1, max_keys + 1);
   for (size_t i = 0; i < n; ++i) {
