@@ -1,0 +1,115 @@
+// The simulator's Team (see structures/core/team.hpp): one handle per lane.
+// Every shared access first waits at a scheduling point, then happens
+// atomically on the real memory when the scheduler picks this lane.
+#pragma once
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+
+#include "structures/core/sim/simulator.hpp"
+#include "structures/core/team.hpp"
+
+namespace warpcheck::sim {
+
+class sim_team {
+ public:
+  sim_team(Simulator* sim, uint32_t global_lane, uint32_t team, uint32_t lane, uint32_t size)
+      : sim_(sim), gid_(global_lane), team_(team), lane_(lane), size_(size) {}
+
+  uint32_t lane() const { return lane_; }
+  uint32_t size() const { return size_; }
+  uint32_t team_id() const { return team_; }
+  uint32_t global_lane() const { return gid_; }
+  Simulator& simulator() const { return *sim_; }
+
+  // ---- collectives: every lane of the team takes part ----
+  uint32_t ballot(bool pred) { return static_cast<uint32_t>(sim_->collective(gid_, Collective::Ballot, pred, 0)); }
+  bool any(bool pred) { return sim_->collective(gid_, Collective::Any, pred, 0) != 0; }
+  bool all(bool pred) { return sim_->collective(gid_, Collective::All, pred, 0) != 0; }
+  uint32_t count(bool pred) { return static_cast<uint32_t>(sim_->collective(gid_, Collective::Count, pred, 0)); }
+  void sync() { sim_->collective(gid_, Collective::Sync, 0, 0); }
+  template <class V>
+  V shfl(V v, uint32_t src) {
+    static_assert(std::is_trivially_copyable_v<V> && sizeof(V) <= 8, "shfl moves words of at most 64 bits");
+    uint64_t bits = 0;
+    std::memcpy(&bits, &v, sizeof(V));
+    bits = sim_->collective(gid_, Collective::Shfl, bits, src);
+    std::memcpy(&v, &bits, sizeof(V));
+    return v;
+  }
+
+  // ---- shared words ----
+  template <class W>
+  W load(const W* p, core::order = core::order::relaxed, core::scope = core::scope::gpu) {
+    check_word<W>();
+    sim_->access(gid_, core::access::load, p);
+    return *p;
+  }
+  template <class W>
+  void store(W* p, W v, core::order = core::order::relaxed, core::scope = core::scope::gpu) {
+    check_word<W>();
+    sim_->access(gid_, core::access::store, p);
+    *p = v;
+  }
+  template <class W>
+  W cas(W* p, W expected, W desired, core::order = core::order::relaxed, core::scope = core::scope::gpu) {
+    return rmw(p, [&](W old) { return old == expected ? desired : old; });
+  }
+  template <class W>
+  W exchange(W* p, W v, core::order = core::order::relaxed, core::scope = core::scope::gpu) {
+    return rmw(p, [&](W) { return v; });
+  }
+  template <class W>
+  W fetch_add(W* p, W v, core::order = core::order::relaxed, core::scope = core::scope::gpu) {
+    return rmw(p, [&](W old) { return static_cast<W>(old + v); });
+  }
+  template <class W>
+  W fetch_and(W* p, W v, core::order = core::order::relaxed, core::scope = core::scope::gpu) {
+    return rmw(p, [&](W old) { return static_cast<W>(old & v); });
+  }
+  template <class W>
+  W fetch_or(W* p, W v, core::order = core::order::relaxed, core::scope = core::scope::gpu) {
+    return rmw(p, [&](W old) { return static_cast<W>(old | v); });
+  }
+  template <class W>
+  W fetch_min(W* p, W v, core::order = core::order::relaxed, core::scope = core::scope::gpu) {
+    return rmw(p, [&](W old) { return v < old ? v : old; });
+  }
+  void fence(core::order = core::order::seq_cst, core::scope = core::scope::gpu) {
+    sim_->access(gid_, core::access::fence, nullptr);
+  }
+
+  // ---- spinning, locks, shadow state ----
+  bool spin(const void* waiting_on, uint64_t iteration) { return sim_->spin(gid_, waiting_on, iteration); }
+  void lock_acquired(const void* lock) { sim_->lock_acquired(gid_, lock); }
+  void lock_released(const void* lock) { sim_->lock_released(lock); }
+  void shadow_pool(const void* base, size_t unit_bytes, size_t units, const char* name,
+                   core::unit_state initial = core::unit_state::uninitialized) {
+    sim_->shadow().add_pool(base, unit_bytes, units, name, initial);
+  }
+  [[noreturn]] void fail(const char* what, const void* at) { sim_->fail(gid_, what, at); }
+  void shadow_mark(const void* unit, core::unit_state s) { sim_->shadow().mark(unit, s); }
+
+  // ---- recorder clock: the logical step ----
+  uint64_t now(core::clock_kind, uint64_t* /*ticket*/) const { return sim_->step(); }
+
+ private:
+  template <class W>
+  static constexpr void check_word() {
+    static_assert(std::is_integral_v<W> && (sizeof(W) == 4 || sizeof(W) == 8),
+                  "shared words are 32- or 64-bit integers");
+  }
+  template <class W, class F>
+  W rmw(W* p, F next) {
+    check_word<W>();
+    sim_->access(gid_, core::access::rmw, p);
+    const W old = *p;
+    *p = next(old);
+    return old;
+  }
+
+  Simulator* sim_;
+  uint32_t gid_, team_, lane_, size_;
+};
+
+}  // namespace warpcheck::sim

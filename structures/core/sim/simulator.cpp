@@ -1,0 +1,440 @@
+#include "structures/core/sim/simulator.hpp"
+
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <boost/context/fiber.hpp>
+#include <map>
+#include <set>
+#include <sstream>
+#include <stdexcept>
+
+#include "structures/core/sim/scheduler.hpp"
+#include "structures/core/sim/sim_team.hpp"
+
+namespace warpcheck::sim {
+
+namespace ctx = boost::context;
+
+std::string_view outcome_name(Outcome o) {
+  switch (o) {
+    case Outcome::Completed: return "completed";
+    case Outcome::SpinBound: return "spin bound (suspected deadlock or livelock)";
+    case Outcome::Stuck: return "stuck (no lane can run)";
+    case Outcome::Divergence: return "divergent collectives";
+    case Outcome::ShadowViolation: return "shadow-state violation";
+    case Outcome::StepLimit: return "step limit";
+    case Outcome::LaneError: return "lane error";
+    case Outcome::ReplayMismatch: return "replay mismatch";
+  }
+  return "?";
+}
+
+void validate(const SimConfig& c) {
+  auto fail = [](const std::string& m) { throw std::invalid_argument("simulator: " + m); };
+  if (c.teams == 0 || c.lanes == 0) fail("teams and lanes must be at least 1");
+  if (uint64_t(c.teams) * c.lanes > 65536) fail("at most 65,536 lanes in all");
+  if (c.scheduler == SchedulerKind::Pct && (c.pct_depth == 0 || c.pct_steps == 0))
+    fail("PCT needs a depth and a step estimate of at least 1");
+  if (c.max_steps == 0 || c.spin_bound == 0) fail("max_steps and spin_bound must be at least 1");
+  if (c.stack_bytes < 16384) fail("stacks of at least 16 KiB");
+}
+
+namespace {
+
+// Guarded stacks, kept per OS thread and reused across runs: a run of 128
+// lanes would otherwise map and unmap 128 stacks.
+class StackCache {
+ public:
+  ~StackCache() {
+    for (auto& [size, stacks] : free_)
+      for (void* base : stacks) munmap(base, size + page());
+  }
+  ctx::stack_context allocate(size_t size) {
+    void* base;
+    auto& list = free_[size];
+    if (!list.empty()) {
+      base = list.back();
+      list.pop_back();
+    } else {
+      base = mmap(nullptr, size + page(), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+      if (base == MAP_FAILED) throw std::bad_alloc();
+      mprotect(base, page(), PROT_NONE);  // overflow faults instead of corrupting a neighbour
+    }
+    ctx::stack_context sc;
+    sc.size = size;
+    sc.sp = static_cast<char*>(base) + page() + size;
+    return sc;
+  }
+  void deallocate(ctx::stack_context& sc) {
+    free_[sc.size].push_back(static_cast<char*>(sc.sp) - sc.size - page());
+  }
+  static size_t page() {
+    static const size_t p = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+    return p;
+  }
+
+ private:
+  std::map<size_t, std::vector<void*>> free_;
+};
+
+thread_local StackCache stack_cache;
+
+struct CachedStack {
+  size_t size;
+  ctx::stack_context allocate() { return stack_cache.allocate(size); }
+  void deallocate(ctx::stack_context& sc) noexcept { stack_cache.deallocate(sc); }
+};
+
+std::string access_name(core::access a) {
+  switch (a) {
+    case core::access::load: return "load";
+    case core::access::store: return "store";
+    case core::access::rmw: return "read-modify-write";
+    case core::access::fence: return "fence";
+    case core::access::collective: return "collective";
+    case core::access::spin: return "spin";
+    case core::access::exit: return "exit";
+  }
+  return "?";
+}
+
+std::string_view collective_name(Collective c) {
+  static constexpr std::string_view names[] = {"sync", "ballot", "shfl", "any", "all", "count"};
+  return names[static_cast<int>(c)];
+}
+
+}  // namespace
+
+struct Simulator::Lane {
+  uint32_t team = 0, lane = 0;
+  enum class State : uint8_t { Runnable, Blocked, Done } state = State::Runnable;
+  core::access waiting = core::access::load;  // what it does next
+  const void* on = nullptr;                   // at which address
+  const void* spin_on = nullptr;              // its current spin loop waits on this word
+  uint64_t spins = 0;                         // iterations of that loop
+  Collective at = Collective::Sync;           // its collective, when blocked at one
+};
+
+struct Simulator::Group {
+  Collective op = Collective::Sync;
+  uint32_t arrived = 0;
+  uint32_t first = 0;  // the lane that opened this collective
+  std::vector<uint64_t> in, out;
+  std::vector<uint32_t> src;
+};
+
+struct Simulator::Engine {
+  explicit Engine(uint32_t lanes) : runnable(lanes) {}
+  std::vector<ctx::fiber> fibers;
+  ctx::fiber main;
+  std::unique_ptr<Scheduler> scheduler;
+  RunQueue runnable;
+  bool replaying = false;
+  size_t replay_length = 0;
+};
+
+Simulator::Simulator(SimConfig config) : config_(std::move(config)) {
+  validate(config_);
+  const uint32_t n = config_.teams * config_.lanes;
+  engine_ = std::make_unique<Engine>(n);
+  lanes_.resize(n);
+  for (uint32_t g = 0; g < n; ++g) {
+    lanes_[g].team = g / config_.lanes;
+    lanes_[g].lane = g % config_.lanes;
+  }
+  groups_.resize(config_.teams);
+  for (Group& grp : groups_) {
+    grp.in.resize(config_.lanes);
+    grp.out.resize(config_.lanes);
+    grp.src.resize(config_.lanes);
+  }
+}
+
+Simulator::~Simulator() = default;
+
+void Simulator::yield_to_scheduler() { engine_->main = std::move(engine_->main).resume(); }
+
+void Simulator::fault(uint32_t lane, Outcome o, std::string message) {
+  if (!stopped_) {
+    stopped_ = true;
+    report_.outcome = o;
+    report_.message = std::move(message);
+    report_.team = lanes_[lane].team;
+    report_.lane = lanes_[lane].lane;
+  }
+  engine_->runnable.remove(lane);
+  yield_to_scheduler();  // never resumed: the run is over, the fiber is unwound
+  throw std::logic_error("simulator: a faulted lane was resumed");
+}
+
+void Simulator::access(uint32_t lane, core::access a, const void* address) {
+  Lane& l = lanes_[lane];
+  l.waiting = a;
+  l.on = address;
+  if (address != l.spin_on) l.spin_on = nullptr;  // a spin loop's own re-reads keep it spinning
+  yield_to_scheduler();
+  if (address) {
+    if (auto v = shadow_.check(address, a)) {
+      std::ostringstream m;
+      m << "team " << l.team << " lane " << l.lane << ": " << access_name(a) << " of " << describe(address)
+        << ", a " << unit_state_name(v->state) << " unit, at step " << step_;
+      report_.violation = std::move(v);
+      fault(lane, Outcome::ShadowViolation, m.str());
+    }
+  }
+}
+
+bool Simulator::spin(uint32_t lane, const void* waiting_on, uint64_t iteration) {
+  Lane& l = lanes_[lane];
+  l.waiting = core::access::spin;
+  l.on = waiting_on;
+  l.spin_on = waiting_on;
+  l.spins = iteration;
+  engine_->scheduler->on_spin(lane);
+  yield_to_scheduler();
+  if (iteration > config_.spin_bound) {
+    std::ostringstream m;
+    m << "team " << l.team << " lane " << l.lane << " spun " << iteration << " times on " << describe(waiting_on)
+      << " (bound " << config_.spin_bound << ") at step " << step_;
+    fault(lane, Outcome::SpinBound, m.str());
+  }
+  return true;
+}
+
+uint64_t Simulator::collective(uint32_t lane, Collective op, uint64_t value, uint32_t src) {
+  Lane& l = lanes_[lane];
+  l.waiting = core::access::collective;
+  l.on = nullptr;
+  l.spin_on = nullptr;
+  l.at = op;
+  yield_to_scheduler();
+  Group& g = groups_[l.team];
+  const uint32_t size = config_.lanes;
+  if (op == Collective::Ballot && size > 32) fault(lane, Outcome::LaneError, "ballot on a team of more than 32 lanes");
+  if (g.arrived == 0) {
+    g.op = op;
+    g.first = l.lane;
+  } else if (g.op != op) {
+    std::ostringstream m;
+    m << "team " << l.team << ": lane " << l.lane << " reached " << collective_name(op) << " while lane " << g.first
+      << " waits at " << collective_name(g.op) << " (step " << step_ << ")";
+    fault(lane, Outcome::Divergence, m.str());
+  }
+  g.in[l.lane] = value;
+  g.src[l.lane] = src;
+  if (++g.arrived < size) {
+    l.state = Lane::State::Blocked;
+    engine_->runnable.remove(lane);
+    yield_to_scheduler();
+    return g.out[l.lane];
+  }
+  // Last to arrive: compute every lane's result and release the team.
+  uint64_t mask = 0, count = 0;
+  for (uint32_t i = 0; i < size; ++i)
+    if (g.in[i]) {
+      mask |= uint64_t(1) << (i & 63);
+      ++count;
+    }
+  for (uint32_t i = 0; i < size; ++i) {
+    switch (op) {
+      case Collective::Sync: g.out[i] = 0; break;
+      case Collective::Ballot: g.out[i] = mask; break;
+      case Collective::Shfl: g.out[i] = g.in[g.src[i] % size]; break;
+      case Collective::Any: g.out[i] = count > 0; break;
+      case Collective::All: g.out[i] = count == size; break;
+      case Collective::Count: g.out[i] = count; break;
+    }
+  }
+  g.arrived = 0;
+  const uint32_t base = l.team * size;
+  for (uint32_t i = 0; i < size; ++i) {
+    Lane& other = lanes_[base + i];
+    if (other.state == Lane::State::Blocked) {
+      other.state = Lane::State::Runnable;
+      engine_->runnable.add(base + i);
+    }
+  }
+  return g.out[l.lane];
+}
+
+void Simulator::fail(uint32_t lane, const char* what, const void* address) {
+  std::string m = "team " + std::to_string(lanes_[lane].team) + " lane " + std::to_string(lanes_[lane].lane) + ": " + what;
+  if (address) m += " at " + describe(address);
+  fault(lane, Outcome::LaneError, m + " (step " + std::to_string(step_) + ")");
+}
+
+void Simulator::lock_acquired(uint32_t lane, const void* lock) {
+  lock_released(lock);
+  lock_owner_.emplace_back(lock, lanes_[lane].team);
+}
+
+void Simulator::lock_released(const void* lock) {
+  auto it = std::find_if(lock_owner_.begin(), lock_owner_.end(), [&](auto& e) { return e.first == lock; });
+  if (it != lock_owner_.end()) lock_owner_.erase(it);
+}
+
+std::string Simulator::describe(const void* address) const {
+  std::ostringstream s;
+  if (auto name = shadow_.name_of(address)) return *name;
+  s << address;
+  return s.str();
+}
+
+void Simulator::describe_blocked(RunReport& r) const {
+  std::ostringstream d;
+  std::map<uint32_t, std::set<uint32_t>> waits_for;  // team -> lock-owning teams it waits on
+  auto owner_of = [&](const void* lock) -> std::optional<uint32_t> {
+    for (auto& [l, team] : lock_owner_)
+      if (l == lock) return team;
+    return std::nullopt;
+  };
+  for (uint32_t t = 0; t < config_.teams; ++t) {
+    std::vector<std::string> parts;
+    uint32_t done = 0;
+    for (uint32_t i = 0; i < config_.lanes;) {
+      const Lane& l = lanes_[t * config_.lanes + i];
+      if (l.state == Lane::State::Done) {
+        ++done;
+        ++i;
+        continue;
+      }
+      // Lanes in a row doing the same thing are listed once.
+      uint32_t j = i + 1;
+      while (j < config_.lanes) {
+        const Lane& m = lanes_[t * config_.lanes + j];
+        if (m.state != l.state || m.waiting != l.waiting || m.on != l.on || m.at != l.at || m.spin_on != l.spin_on) break;
+        ++j;
+      }
+      std::ostringstream p;
+      p << (j - i > 1 ? "lanes " + std::to_string(i) + "-" + std::to_string(j - 1) : "lane " + std::to_string(i));
+      if (l.spin_on) {
+        p << " spinning on " << describe(l.spin_on) << " (" << l.spins << " iterations";
+        if (auto o = owner_of(l.spin_on)) {
+          p << ", held by team " << *o << (*o == t ? ", itself" : "");
+          waits_for[t].insert(*o);
+        }
+        p << ")";
+      } else if (l.state == Lane::State::Blocked) {
+        p << " waiting at " << collective_name(l.at);
+      } else {
+        p << " runnable, next " << access_name(l.waiting);
+        if (l.on) p << " of " << describe(l.on);
+      }
+      parts.push_back(p.str());
+      i = j;
+    }
+    if (parts.empty()) continue;
+    d << "  team " << t << ":";
+    for (size_t k = 0; k < parts.size(); ++k) d << (k ? "; " : " ") << parts[k];
+    if (done) d << "; " << done << " lanes finished";
+    d << "\n";
+  }
+  for (auto& [lock, team] : lock_owner_) d << "  lock " << describe(lock) << " held by team " << team << "\n";
+  // A wait-for cycle, starting from the faulting team when it is on one.
+  std::vector<uint32_t> starts{r.team};
+  for (auto& [t, _] : waits_for) starts.push_back(t);
+  for (uint32_t start : starts) {
+    std::vector<uint32_t> path{start};
+    std::set<uint32_t> seen{start};
+    while (waits_for.count(path.back())) {
+      const uint32_t next = *waits_for.at(path.back()).begin();
+      if (next == start) {
+        r.wait_cycle = path;
+        break;
+      }
+      if (!seen.insert(next).second) break;
+      path.push_back(next);
+    }
+    if (!r.wait_cycle.empty()) break;
+  }
+  if (!r.wait_cycle.empty()) {
+    d << "  wait-for cycle:";
+    for (uint32_t t : r.wait_cycle) d << " team " << t << " ->";
+    d << " team " << r.wait_cycle.front() << "\n";
+  }
+  r.details = d.str();
+}
+
+RunReport Simulator::run(const std::function<void(sim_team&)>& body) {
+  Engine& e = *engine_;
+  if (!e.fibers.empty()) throw std::logic_error("simulator: one run per Simulator");
+  const uint32_t n = config_.teams * config_.lanes;
+  if (!config_.replay.empty()) {
+    Schedule s = decode_schedule(config_.replay);
+    e.replay_length = s.size();
+    e.replaying = true;
+    e.scheduler = make_replay_scheduler(std::move(s));
+  } else if (config_.scheduler == SchedulerKind::Pct) {
+    e.scheduler = make_pct_scheduler(config_.seed, n, config_.pct_depth, config_.pct_steps);
+  } else {
+    e.scheduler = make_random_scheduler(config_.seed);
+  }
+  e.fibers.reserve(n);
+  for (uint32_t g = 0; g < n; ++g) {
+    e.fibers.emplace_back(std::allocator_arg, CachedStack{config_.stack_bytes}, [this, g, &body](ctx::fiber&& sink) {
+      engine_->main = std::move(sink);
+      sim_team team(this, g, lanes_[g].team, lanes_[g].lane, config_.lanes);
+      try {
+        body(team);
+      } catch (const ctx::detail::forced_unwind&) {
+        throw;
+      } catch (const std::exception& ex) {
+        if (!stopped_) {
+          stopped_ = true;
+          report_.outcome = Outcome::LaneError;
+          report_.message = "team " + std::to_string(lanes_[g].team) + " lane " + std::to_string(lanes_[g].lane) +
+                            ": " + ex.what();
+          report_.team = lanes_[g].team;
+          report_.lane = lanes_[g].lane;
+        }
+      }
+      lanes_[g].state = Lane::State::Done;
+      lanes_[g].waiting = core::access::exit;
+      engine_->runnable.remove(g);
+      return std::move(engine_->main);
+    });
+    e.runnable.add(g);
+  }
+  report_.schedule.reserve(1 << 16);
+  while (!stopped_) {
+    if (e.runnable.empty()) {
+      const bool all_done = std::all_of(lanes_.begin(), lanes_.end(), [](const Lane& l) { return l.state == Lane::State::Done; });
+      if (!all_done) {
+        stopped_ = true;
+        report_.outcome = Outcome::Stuck;
+        report_.message = "no lane can run: some lane of a team left or never reached the collective its team waits at";
+      } else if (e.replaying && step_ != e.replay_length) {
+        stopped_ = true;
+        report_.outcome = Outcome::ReplayMismatch;
+        report_.message = "the run ended at step " + std::to_string(step_) + " but the schedule has " +
+                          std::to_string(e.replay_length) + " steps";
+      }
+      break;
+    }
+    if (step_ >= config_.max_steps) {
+      stopped_ = true;
+      report_.outcome = Outcome::StepLimit;
+      report_.message = "the run reached its step limit of " + std::to_string(config_.max_steps);
+      break;
+    }
+    const uint32_t g = e.scheduler->pick(e.runnable, step_);
+    if (g == UINT32_MAX) {
+      stopped_ = true;
+      report_.outcome = Outcome::ReplayMismatch;
+      report_.message = e.scheduler->why();
+      break;
+    }
+    report_.schedule.push_back(g);
+    ++step_;
+    running_ = g;
+    e.fibers[g] = std::move(e.fibers[g]).resume();
+  }
+  report_.steps = step_;
+  if (!report_.ok()) describe_blocked(report_);
+  e.fibers.clear();  // unwinds the lanes a fault left suspended
+  return std::move(report_);
+}
+
+}  // namespace warpcheck::sim

@@ -1,0 +1,124 @@
+// The deterministic simulator: the structures' own code, compiled by the
+// host compiler, with every lane of every team on a lightweight context
+// (Boost.Context) and a seeded scheduler choosing, at every shared access,
+// atomic, fence, collective and spin iteration, which lane goes next.
+// Lanes of a team meet at collectives (SIMT). One seed gives one
+// interleaving, bit for bit; the picks are recorded as a Schedule that can
+// be printed and replayed.
+//
+// Interleavings are sequentially consistent: every access happens
+// atomically at its step. Weak-memory reorderings are not modelled here
+// (the real-threads mode and GPU runs cover what they can).
+//
+// Nothing runs unbounded: a spin loop past `spin_bound` iterations stops the
+// run as a suspected deadlock or livelock (with every blocked team, what it
+// waits on, lock owners and the wait-for cycle), and so does a run past
+// `max_steps`, or teams stuck at a collective that some lane never reaches.
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "structures/core/memory_order.hpp"
+#include "structures/core/sim/schedule.hpp"
+#include "structures/core/sim/shadow_memory.hpp"
+
+namespace warpcheck::sim {
+
+enum class SchedulerKind : uint8_t { Random, Pct };
+
+struct SimConfig {
+  uint32_t teams = 1;
+  uint32_t lanes = 32;  // lanes per team: 32 for a warp, more for a block
+  uint64_t seed = 1;
+  SchedulerKind scheduler = SchedulerKind::Random;
+  uint32_t pct_depth = 2;      // d: the bug depth PCT aims at (d-1 change points)
+  uint64_t pct_steps = 10000;  // k: about how many steps a run takes
+  std::string replay;          // a printed schedule to follow instead (empty: none)
+  uint64_t max_steps = 200'000'000;
+  uint64_t spin_bound = 20'000;  // iterations of one spin loop
+  size_t stack_bytes = 256 << 10;
+};
+
+// Throws std::invalid_argument for an impossible configuration.
+void validate(const SimConfig& c);
+
+enum class Outcome : uint8_t {
+  Completed,
+  SpinBound,        // a spin loop hit its bound: suspected deadlock or livelock
+  Stuck,            // no lane can run: a collective some lane never reaches
+  Divergence,       // lanes of a team met at different collectives
+  ShadowViolation,  // an access broke a pool unit's state
+  StepLimit,
+  LaneError,        // a lane threw (a structure's own check failed)
+  ReplayMismatch,
+};
+std::string_view outcome_name(Outcome o);
+
+enum class Collective : uint8_t { Sync, Ballot, Shfl, Any, All, Count };
+
+struct RunReport {
+  Outcome outcome = Outcome::Completed;
+  std::string message;  // one line
+  std::string details;  // the blocked teams, the wait-for cycle, the violation
+  uint64_t steps = 0;
+  Schedule schedule;
+  std::vector<uint32_t> wait_cycle;  // teams, when stuck teams wait on each other in a cycle
+  std::optional<ShadowViolation> violation;
+  uint32_t team = 0, lane = 0;  // the lane that faulted, when one did
+  bool ok() const { return outcome == Outcome::Completed; }
+};
+
+class sim_team;
+
+class Simulator {
+ public:
+  explicit Simulator(SimConfig config);
+  ~Simulator();
+  Simulator(const Simulator&) = delete;
+  Simulator& operator=(const Simulator&) = delete;
+
+  // Runs `body` on every lane until all return or a fault stops the run.
+  // One run per Simulator.
+  RunReport run(const std::function<void(sim_team&)>& body);
+
+  ShadowMemory& shadow() { return shadow_; }
+  const SimConfig& config() const { return config_; }
+
+  // Names an address for reports: "pool[unit]+offset" inside a shadow pool.
+  std::string describe(const void* address) const;
+
+  // ---- called by sim_team, on the lane that runs now ----
+  void access(uint32_t lane, core::access a, const void* address);
+  uint64_t collective(uint32_t lane, Collective op, uint64_t value, uint32_t src);
+  bool spin(uint32_t lane, const void* waiting_on, uint64_t iteration);
+  void lock_acquired(uint32_t lane, const void* lock);
+  void lock_released(const void* lock);
+  // A structure's own check failed (bucket full, bad input): stops the run.
+  [[noreturn]] void fail(uint32_t lane, const char* what, const void* address);
+  uint64_t step() const { return step_; }
+
+ private:
+  struct Lane;
+  struct Group;
+  struct Engine;  // Boost.Context fibers and stacks
+  void yield_to_scheduler();
+  [[noreturn]] void fault(uint32_t lane, Outcome o, std::string message);
+  void describe_blocked(RunReport& r) const;
+
+  SimConfig config_;
+  ShadowMemory shadow_;
+  std::unique_ptr<Engine> engine_;
+  std::vector<Lane> lanes_;
+  std::vector<Group> groups_;
+  uint64_t step_ = 0;
+  uint32_t running_ = 0;
+  bool stopped_ = false;
+  RunReport report_;
+  std::vector<std::pair<const void*, uint32_t>> lock_owner_;  // lock -> team, few at a time
+};
+
+}  // namespace warpcheck::sim

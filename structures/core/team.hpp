@@ -1,0 +1,63 @@
+// The team-and-memory contract that every structure is written against.
+//
+// A structure is a template over a Team type and touches shared words only
+// through a Team `t` (each lane calls with its own handle):
+//
+//   identity     t.lane(), t.size(), t.team_id()
+//   collectives  t.ballot(pred) (teams of at most 32 lanes), t.shfl(v, src),
+//                t.any(pred), t.all(pred), t.count(pred), t.sync()
+//                (every lane of the team takes part, CUDA's full-mask rule)
+//   memory       t.load(p, order, scope), t.store(p, v, order, scope),
+//                t.cas(p, expected, desired, order, scope) -> old value,
+//                t.exchange, t.fetch_add, t.fetch_and, t.fetch_or, t.fetch_min,
+//                t.fence(order, scope); words of 32 or 64 bits
+//   spinning     t.spin(waiting_on) -> false once this loop made no progress
+//                for the run's bound: the loop must then give up (the
+//                back-end has recorded the fault)
+//   annotations  t.lock_acquired(lock) / t.lock_released(lock): owners, for
+//                wait-for cycles; t.shadow(...): unit states of pools the
+//                structure manages (see sim/shadow_memory.hpp); both cost
+//                nothing on the GPU
+//   clock        t.now(clock): a timestamp for the recorder
+//
+// Back-ends: cuda/warp_team.cuh and cuda/block_team.cuh (the GPU),
+// sim/sim_team.hpp (the deterministic simulator), threads/thread_team.hpp
+// (OS threads, for ThreadSanitizer).
+#pragma once
+#include "structures/core/config.hpp"
+#include "structures/core/memory_order.hpp"
+
+namespace warpcheck::core {
+
+// Shadow states of a pool unit (memory a structure allocates itself).
+enum class unit_state : uint8_t {
+  uninitialized,  // never handed out: nothing may touch it
+  allocated,      // live: any access
+  retired,        // unlinked, maybe still reachable (a zombie): loads only
+  freed,          // back in the pool: nothing may touch it until reallocated
+};
+
+// Where the recorder's timestamps come from.
+enum class clock_kind : uint8_t {
+  global_timer,  // GPU %globaltimer (ns); the simulator's step counter
+  ticket,        // a global atomic ticket: exact order, one shared counter
+};
+
+// Lowest set bit, 0-based (CUDA's __ffs is 1-based); -1 for 0.
+WC_HD WC_FORCE_INLINE int lowest_lane(uint32_t mask) {
+#if defined(__CUDA_ARCH__)
+  return __ffs(mask) - 1;
+#else
+  return mask ? __builtin_ctz(mask) : -1;
+#endif
+}
+
+WC_HD WC_FORCE_INLINE int popcount(uint32_t mask) {
+#if defined(__CUDA_ARCH__)
+  return __popc(mask);
+#else
+  return __builtin_popcount(mask);
+#endif
+}
+
+}  // namespace warpcheck::core

@@ -1,0 +1,48 @@
+// Warp-cooperative work sharing, recorded: each lane holds a queue of
+// operations; the team takes them one at a time, lowest lane first, and all
+// lanes run each together through the structure's apply(). The owning lane
+// records the operation around it (history_log::begin / end), so the team's
+// operations have disjoint intervals in its own stream.
+#pragma once
+#include <cstdint>
+
+#include "linearizability/recorder/history_log.hpp"
+#include "structures/core/workload_op.hpp"
+
+namespace warpcheck::core {
+
+struct team_ops {
+  const workload_op* ops;  // this team's: lane-major, per_lane each
+  uint32_t per_lane;
+};
+
+// Runs the team's queue. Returns false when an operation gave up or failed
+// (the rest of the team's queue is not run; its operation stays pending).
+template <class Team, class Structure>
+WC_HD bool run_team_ops(Team& t, const Structure& s, team_ops work, const history_log* log) {
+  uint32_t next = 0;
+  for (;;) {
+    const uint32_t waiting = t.ballot(next < work.per_lane);
+    if (!waiting) return true;
+    const uint32_t src = static_cast<uint32_t>(lowest_lane(waiting));
+    workload_op op{};
+    uint32_t slot = history_log::kNoSlot;
+    if (t.lane() == src) {
+      op = work.ops[size_t(src) * work.per_lane + next];
+      if (log) slot = log->begin(t, t.team_id(), op.kind, op.key, op.value, 0, src * work.per_lane + next);
+    }
+    // The broadcast is the team's first step after the owner's invocation
+    // stamp: no lane touches shared memory for this operation before it.
+    op.key = t.shfl(op.key, src);
+    op.value = t.shfl(op.value, src);
+    op.kind = static_cast<OpKind>(t.shfl(static_cast<uint32_t>(op.kind), src));
+    const op_result r = s.apply(t, op);  // ends with a collective, after its last shared access
+    if (r.status != op_status::done) return false;
+    if (t.lane() == src) {
+      if (log) log->end(t, t.team_id(), slot, r.kind, r.value);
+      ++next;
+    }
+  }
+}
+
+}  // namespace warpcheck::core
