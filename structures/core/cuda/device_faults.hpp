@@ -1,0 +1,24 @@
+// What a GPU run reports back when a team gives up: the first fault wins the
+// details, every fault is counted. Lives in device memory; plain C++ so that
+// the host reads it with the same definition.
+#pragma once
+#include <cstdint>
+
+namespace warpcheck::cuda_backend {
+
+enum class fault_kind : uint32_t { none = 0, spin_bound = 1, structure = 2 };
+
+struct device_faults {
+  uint32_t count;  // faults seen
+  uint32_t kind;   // fault_kind of the first
+  uint32_t team, lane;
+  uint64_t address;     // the word it waited on / failed at
+  uint64_t iterations;  // spin iterations, for spin_bound
+};
+
+struct device_context {
+  uint64_t spin_bound;    // iterations of one spin loop before it gives up
+  device_faults* faults;  // device memory
+};
+
+}  // namespace warpcheck::cuda_backend

@@ -1,0 +1,85 @@
+// What the GPU's warp and block teams share: memory (memory.cuh), bounded
+// spins that report to device_faults, free annotations, the recorder clock.
+#pragma once
+#include <cstdint>
+#include <cstring>
+
+#include "structures/core/cuda/device_faults.hpp"
+#include "structures/core/cuda/memory.cuh"
+#include "structures/core/team.hpp"
+
+namespace warpcheck::cuda_backend {
+
+template <class Derived>
+class team_common {
+ public:
+  __device__ explicit team_common(const device_context& c) : ctx_(c) {}
+
+  template <class W> __device__ __forceinline__ W load(const W* p, core::order o = core::order::relaxed, core::scope s = core::scope::gpu) { return cuda_backend::load(p, o, s); }
+  template <class W> __device__ __forceinline__ void store(W* p, W v, core::order o = core::order::relaxed, core::scope s = core::scope::gpu) { cuda_backend::store(p, v, o, s); }
+  template <class W> __device__ __forceinline__ W cas(W* p, W e, W d, core::order o = core::order::relaxed, core::scope s = core::scope::gpu) { return cuda_backend::cas(p, e, d, o, s); }
+  template <class W> __device__ __forceinline__ W exchange(W* p, W v, core::order o = core::order::relaxed, core::scope s = core::scope::gpu) { return cuda_backend::exchange(p, v, o, s); }
+  template <class W> __device__ __forceinline__ W fetch_add(W* p, W v, core::order o = core::order::relaxed, core::scope s = core::scope::gpu) { return cuda_backend::fetch_add(p, v, o, s); }
+  template <class W> __device__ __forceinline__ W fetch_and(W* p, W v, core::order o = core::order::relaxed, core::scope s = core::scope::gpu) { return cuda_backend::fetch_and(p, v, o, s); }
+  template <class W> __device__ __forceinline__ W fetch_or(W* p, W v, core::order o = core::order::relaxed, core::scope s = core::scope::gpu) { return cuda_backend::fetch_or(p, v, o, s); }
+  template <class W> __device__ __forceinline__ W fetch_min(W* p, W v, core::order o = core::order::relaxed, core::scope s = core::scope::gpu) { return cuda_backend::fetch_min(p, v, o, s); }
+  __device__ __forceinline__ void fence(core::order o = core::order::seq_cst, core::scope s = core::scope::gpu) { cuda_backend::fence(o, s); }
+
+  // Past the bound: record the fault (first one wins the details) and give up.
+  __device__ __forceinline__ bool spin(const void* waiting_on, uint64_t iteration) {
+    if (iteration <= ctx_.spin_bound) {
+      __nanosleep(iteration < 8 ? 32 : 256);  // back off: the holder needs the memory system
+      return true;
+    }
+    record_fault(fault_kind::spin_bound, waiting_on, iteration);
+    return false;
+  }
+  __device__ void fail(const char*, const void* at) { record_fault(fault_kind::structure, at, 0); }
+
+  // Annotations cost nothing here: the lock word itself holds its owner.
+  __device__ __forceinline__ void lock_acquired(const void*) {}
+  __device__ __forceinline__ void lock_released(const void*) {}
+  __device__ __forceinline__ void shadow_pool(const void*, size_t, size_t, const char*, core::unit_state = core::unit_state::uninitialized) {}
+  __device__ __forceinline__ void shadow_mark(const void*, core::unit_state) {}
+
+  __device__ __forceinline__ uint64_t now(core::clock_kind clock, uint64_t* ticket) const {
+    if (clock == core::clock_kind::ticket)
+      return atomicAdd(reinterpret_cast<unsigned long long*>(ticket), 1ull);
+    uint64_t t;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+    return t;
+  }
+
+ protected:
+  __device__ void record_fault(fault_kind k, const void* at, uint64_t iterations) {
+    device_faults* f = ctx_.faults;
+    if (atomicAdd(&f->count, 1u) == 0) {
+      f->kind = static_cast<uint32_t>(k);
+      f->team = static_cast<const Derived*>(this)->team_id();
+      f->lane = static_cast<const Derived*>(this)->lane();
+      f->address = reinterpret_cast<uint64_t>(at);
+      f->iterations = iterations;
+    }
+  }
+  device_context ctx_;
+};
+
+// Moves any trivially copyable value of at most 8 bytes through 32/64-bit words.
+template <class V, class Move32, class Move64>
+__device__ __forceinline__ V move_bits(V v, Move32 m32, Move64 m64) {
+  static_assert(sizeof(V) <= 8, "shfl moves words of at most 64 bits");
+  if constexpr (sizeof(V) <= 4) {
+    uint32_t b = 0;
+    memcpy(&b, &v, sizeof(V));
+    b = m32(b);
+    memcpy(&v, &b, sizeof(V));
+  } else {
+    unsigned long long b = 0;
+    memcpy(&b, &v, sizeof(V));
+    b = m64(b);
+    memcpy(&v, &b, sizeof(V));
+  }
+  return v;
+}
+
+}  // namespace warpcheck::cuda_backend
