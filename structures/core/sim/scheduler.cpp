@@ -18,42 +18,86 @@ class RandomScheduler final : public Scheduler {
   Rng rng_;
 };
 
+// Runnable lanes in an indexed max-heap by priority: picking, blocking and
+// re-prioritizing are O(log n), so PCT keeps pace with 512 lanes.
 class PctScheduler final : public Scheduler {
  public:
-  PctScheduler(uint64_t seed, uint32_t lanes, uint32_t depth, uint64_t steps) : priority_(lanes) {
+  PctScheduler(uint64_t seed, uint32_t lanes, uint32_t depth, uint64_t steps) : priority_(lanes), at_(lanes, kAbsent) {
     Rng rng(seed);
     // Initial priorities depth .. depth+lanes-1 in a random order (higher runs first).
-    std::vector<int64_t> values(lanes);
-    std::iota(values.begin(), values.end(), int64_t(depth));
-    for (uint32_t i = lanes; i > 1; --i) std::swap(values[i - 1], values[rng.below(i)]);
-    priority_ = values;
+    std::iota(priority_.begin(), priority_.end(), int64_t(depth));
+    for (uint32_t i = lanes; i > 1; --i) std::swap(priority_[i - 1], priority_[rng.below(i)]);
     // depth-1 change points in [1, steps]; the i-th (in step order) lowers
     // the running lane to depth-i, below every initial priority.
     for (uint32_t i = 1; i < depth; ++i) change_at_.push_back(1 + rng.next() % std::max<uint64_t>(steps, 1));
     std::sort(change_at_.begin(), change_at_.end());
-    lowest_ = 0;
   }
 
-  uint32_t pick(const RunQueue& runnable, uint64_t step) override {
+  uint32_t pick(const RunQueue&, uint64_t step) override {
     while (next_change_ < change_at_.size() && change_at_[next_change_] <= step) {
-      if (last_ != UINT32_MAX) priority_[last_] = int64_t(change_at_.size()) - int64_t(next_change_);
+      if (last_ != kAbsent) set_priority(last_, int64_t(change_at_.size()) - int64_t(next_change_));
       ++next_change_;
     }
-    uint32_t best = runnable[0];
-    for (size_t i = 1; i < runnable.size(); ++i)
-      if (priority_[runnable[i]] > priority_[best]) best = runnable[i];
-    return last_ = best;
+    return last_ = heap_.front();
   }
 
   // A spinning lane waits for someone else: let everyone else go first.
-  void on_spin(uint32_t lane) override { priority_[lane] = --lowest_; }
+  void on_spin(uint32_t lane) override { set_priority(lane, --lowest_); }
+
+  void on_runnable(uint32_t lane) override {
+    if (at_[lane] != kAbsent) return;
+    at_[lane] = static_cast<uint32_t>(heap_.size());
+    heap_.push_back(lane);
+    up(at_[lane]);
+  }
+  void on_blocked(uint32_t lane) override {
+    const uint32_t i = at_[lane];
+    if (i == kAbsent) return;
+    at_[lane] = kAbsent;
+    const uint32_t moved = heap_.back();
+    heap_.pop_back();
+    if (i == heap_.size()) return;
+    heap_[i] = moved;
+    at_[moved] = i;
+    down(up(i));
+  }
 
  private:
+  static constexpr uint32_t kAbsent = UINT32_MAX;
+  bool above(uint32_t a, uint32_t b) const { return priority_[heap_[a]] > priority_[heap_[b]]; }
+  void swap_at(uint32_t a, uint32_t b) {
+    std::swap(heap_[a], heap_[b]);
+    at_[heap_[a]] = a;
+    at_[heap_[b]] = b;
+  }
+  uint32_t up(uint32_t i) {
+    while (i > 0 && above(i, (i - 1) / 2)) {
+      swap_at(i, (i - 1) / 2);
+      i = (i - 1) / 2;
+    }
+    return i;
+  }
+  void down(uint32_t i) {
+    for (;;) {
+      uint32_t best = i;
+      for (uint32_t c : {2 * i + 1, 2 * i + 2})
+        if (c < heap_.size() && above(c, best)) best = c;
+      if (best == i) return;
+      swap_at(i, best);
+      i = best;
+    }
+  }
+  void set_priority(uint32_t lane, int64_t p) {
+    priority_[lane] = p;
+    if (at_[lane] != kAbsent) down(up(at_[lane]));
+  }
+
   std::vector<int64_t> priority_;
+  std::vector<uint32_t> heap_, at_;
   std::vector<uint64_t> change_at_;
   size_t next_change_ = 0;
-  uint32_t last_ = UINT32_MAX;
-  int64_t lowest_;
+  uint32_t last_ = kAbsent;
+  int64_t lowest_ = 0;
 };
 
 class ReplayScheduler final : public Scheduler {

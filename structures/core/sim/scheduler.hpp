@@ -71,6 +71,9 @@ class Scheduler {
   // (a replayed schedule that no longer fits the program), with why().
   virtual uint32_t pick(const RunQueue& runnable, uint64_t step) = 0;
   virtual void on_spin(uint32_t /*lane*/) {}
+  // The run queue changed (strategies that keep their own order follow it).
+  virtual void on_runnable(uint32_t /*lane*/) {}
+  virtual void on_blocked(uint32_t /*lane*/) {}
   virtual std::string why() const { return {}; }
 };
 

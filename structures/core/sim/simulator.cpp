@@ -154,6 +154,16 @@ Simulator::Simulator(SimConfig config) : config_(std::move(config)) {
 
 Simulator::~Simulator() = default;
 
+void Simulator::schedule(uint32_t lane) {
+  engine_->runnable.add(lane);
+  engine_->scheduler->on_runnable(lane);
+}
+
+void Simulator::unschedule(uint32_t lane) {
+  engine_->runnable.remove(lane);
+  engine_->scheduler->on_blocked(lane);
+}
+
 void Simulator::yield_to_scheduler() { engine_->main = std::move(engine_->main).resume(); }
 
 void Simulator::fault(uint32_t lane, Outcome o, std::string message) {
@@ -164,7 +174,7 @@ void Simulator::fault(uint32_t lane, Outcome o, std::string message) {
     report_.team = lanes_[lane].team;
     report_.lane = lanes_[lane].lane;
   }
-  engine_->runnable.remove(lane);
+  unschedule(lane);
   yield_to_scheduler();  // never resumed: the run is over, the fiber is unwound
   throw std::logic_error("simulator: a faulted lane was resumed");
 }
@@ -226,7 +236,7 @@ uint64_t Simulator::collective(uint32_t lane, Collective op, uint64_t value, uin
   g.src[l.lane] = src;
   if (++g.arrived < size) {
     l.state = Lane::State::Blocked;
-    engine_->runnable.remove(lane);
+    unschedule(lane);
     yield_to_scheduler();
     return g.out[l.lane];
   }
@@ -253,7 +263,7 @@ uint64_t Simulator::collective(uint32_t lane, Collective op, uint64_t value, uin
     Lane& other = lanes_[base + i];
     if (other.state == Lane::State::Blocked) {
       other.state = Lane::State::Runnable;
-      engine_->runnable.add(base + i);
+      schedule(base + i);
     }
   }
   return g.out[l.lane];
@@ -392,10 +402,10 @@ RunReport Simulator::run(const std::function<void(sim_team&)>& body) {
       }
       lanes_[g].state = Lane::State::Done;
       lanes_[g].waiting = core::access::exit;
-      engine_->runnable.remove(g);
+      unschedule(g);
       return std::move(engine_->main);
     });
-    e.runnable.add(g);
+    schedule(g);
   }
   report_.schedule.reserve(1 << 16);
   while (!stopped_) {

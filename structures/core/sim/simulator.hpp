@@ -106,6 +106,8 @@ class Simulator {
   struct Group;
   struct Engine;  // Boost.Context fibers and stacks
   void yield_to_scheduler();
+  void schedule(uint32_t lane);    // runnable again
+  void unschedule(uint32_t lane);  // blocked or done
   [[noreturn]] void fault(uint32_t lane, Outcome o, std::string message);
   void describe_blocked(RunReport& r) const;
 
