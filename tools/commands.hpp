@@ -9,5 +9,6 @@ inline constexpr int kExitBadInput = 3;
 int run_check(int argc, char** argv);
 int run_convert(int argc, char** argv);
 int run_generate(int argc, char** argv);
+int run_stress(int argc, char** argv);
 
 }  // namespace warpcheck::cli

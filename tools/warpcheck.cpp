@@ -1,5 +1,5 @@
-// warpcheck: check, convert and generate histories of concurrent data
-// structures. Exit codes: 0 linearizable (or success), 1 violation,
+// warpcheck: stress-test concurrent data structures, and check, convert and
+// generate their histories. Exit codes: 0 linearizable (or success), 1 violation,
 // 2 unknown, 3 bad input or usage.
 #include <cstring>
 #include <iostream>
@@ -35,6 +35,7 @@ int main(int argc, char** argv) {
     if (command == "check") return run_check(argc, argv);
     if (command == "convert") return run_convert(argc, argv);
     if (command == "gen") return run_generate(argc, argv);
+    if (command == "stress") return run_stress(argc, argv);
     std::cerr << "warpcheck: unknown command '" << command << "'\n" << kUsage;
     return kExitBadInput;
   } catch (const UsageError& e) {

@@ -18,31 +18,42 @@ class RandomScheduler final : public Scheduler {
   Rng rng_;
 };
 
-// Runnable lanes in an indexed max-heap by priority: picking, blocking and
+// PCT over teams: the "threads" of PCT are teams (lanes of a warp advance
+// together, meeting at every collective), so a team's lanes share its
+// priority, ordered inside it by a fixed random permutation. A lane's key is
+// team_priority * lanes_per_team + its rank in the team. With one lane per
+// team this is PCT over lanes.
+// Runnable lanes sit in an indexed max-heap by key: picking, blocking and
 // re-prioritizing are O(log n), so PCT keeps pace with 512 lanes.
 class PctScheduler final : public Scheduler {
  public:
-  PctScheduler(uint64_t seed, uint32_t lanes, uint32_t depth, uint64_t steps) : priority_(lanes), at_(lanes, kAbsent) {
+  PctScheduler(uint64_t seed, uint32_t lanes, uint32_t per_team, uint32_t depth, uint64_t steps)
+      : per_team_(per_team), team_priority_(lanes / per_team), rank_(lanes), priority_(lanes), at_(lanes, kAbsent) {
     Rng rng(seed);
-    // Initial priorities depth .. depth+lanes-1 in a random order (higher runs first).
-    std::iota(priority_.begin(), priority_.end(), int64_t(depth));
-    for (uint32_t i = lanes; i > 1; --i) std::swap(priority_[i - 1], priority_[rng.below(i)]);
+    // Initial team priorities depth .. depth+teams-1 in a random order (higher runs first).
+    shuffled(team_priority_, int64_t(depth), rng);
+    for (uint32_t t = 0; t < team_priority_.size(); ++t) {
+      std::vector<int64_t> rank(per_team);
+      shuffled(rank, 0, rng);
+      for (uint32_t l = 0; l < per_team; ++l) rank_[t * per_team + l] = rank[l];
+    }
+    for (uint32_t l = 0; l < lanes; ++l) priority_[l] = key(l);
     // depth-1 change points in [1, steps]; the i-th (in step order) lowers
-    // the running lane to depth-i, below every initial priority.
+    // the running team to depth-i, below every initial priority.
     for (uint32_t i = 1; i < depth; ++i) change_at_.push_back(1 + rng.next() % std::max<uint64_t>(steps, 1));
     std::sort(change_at_.begin(), change_at_.end());
   }
 
   uint32_t pick(const RunQueue&, uint64_t step) override {
     while (next_change_ < change_at_.size() && change_at_[next_change_] <= step) {
-      if (last_ != kAbsent) set_priority(last_, int64_t(change_at_.size()) - int64_t(next_change_));
+      if (last_ != kAbsent) set_team_priority(last_ / per_team_, int64_t(change_at_.size()) - int64_t(next_change_));
       ++next_change_;
     }
     return last_ = heap_.front();
   }
 
-  // A spinning lane waits for someone else: let everyone else go first.
-  void on_spin(uint32_t lane) override { set_priority(lane, --lowest_); }
+  // A spinning lane waits for another team: let every other team go first.
+  void on_spin(uint32_t lane) override { set_team_priority(lane / per_team_, --lowest_); }
 
   void on_runnable(uint32_t lane) override {
     if (at_[lane] != kAbsent) return;
@@ -87,11 +98,21 @@ class PctScheduler final : public Scheduler {
       i = best;
     }
   }
-  void set_priority(uint32_t lane, int64_t p) {
-    priority_[lane] = p;
-    if (at_[lane] != kAbsent) down(up(at_[lane]));
+  static void shuffled(std::vector<int64_t>& v, int64_t first, Rng& rng) {
+    std::iota(v.begin(), v.end(), first);
+    for (size_t i = v.size(); i > 1; --i) std::swap(v[i - 1], v[rng.below(static_cast<uint32_t>(i))]);
+  }
+  int64_t key(uint32_t lane) const { return team_priority_[lane / per_team_] * per_team_ + rank_[lane]; }
+  void set_team_priority(uint32_t team, int64_t p) {
+    team_priority_[team] = p;
+    for (uint32_t l = team * per_team_; l < (team + 1) * per_team_; ++l) {
+      priority_[l] = key(l);
+      if (at_[l] != kAbsent) down(up(at_[l]));
+    }
   }
 
+  uint32_t per_team_;
+  std::vector<int64_t> team_priority_, rank_;
   std::vector<int64_t> priority_;
   std::vector<uint32_t> heap_, at_;
   std::vector<uint64_t> change_at_;
@@ -128,8 +149,9 @@ class ReplayScheduler final : public Scheduler {
 }  // namespace
 
 std::unique_ptr<Scheduler> make_random_scheduler(uint64_t seed) { return std::make_unique<RandomScheduler>(seed); }
-std::unique_ptr<Scheduler> make_pct_scheduler(uint64_t seed, uint32_t lanes, uint32_t depth, uint64_t steps) {
-  return std::make_unique<PctScheduler>(seed, lanes, depth, steps);
+std::unique_ptr<Scheduler> make_pct_scheduler(uint64_t seed, uint32_t lanes, uint32_t lanes_per_team, uint32_t depth,
+                                              uint64_t steps) {
+  return std::make_unique<PctScheduler>(seed, lanes, lanes_per_team, depth, steps);
 }
 std::unique_ptr<Scheduler> make_replay_scheduler(Schedule schedule) {
   return std::make_unique<ReplayScheduler>(std::move(schedule));

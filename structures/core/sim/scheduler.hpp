@@ -2,9 +2,10 @@
 //  - uniform random;
 //  - PCT (Burckhardt, Kothari, Musuvathi, Nagarakatte, ASPLOS 2010): random
 //    distinct priorities, the highest runnable lane runs, and d-1 random
-//    change points each drop the running lane below every initial priority.
+//    change points each drop the running one below every initial priority.
 //    A bug of depth d shows with probability at least 1 / (n * k^(d-1)) per
-//    run, for n lanes and k steps;
+//    run, for n threads and k steps. PCT's threads are teams here (see
+//    PctScheduler);
 //  - replay of a recorded schedule.
 // Lanes that spin yield: PCT drops them below everyone, so a high-priority
 // spinner cannot starve the lock holder it waits for.
@@ -78,7 +79,8 @@ class Scheduler {
 };
 
 std::unique_ptr<Scheduler> make_random_scheduler(uint64_t seed);
-std::unique_ptr<Scheduler> make_pct_scheduler(uint64_t seed, uint32_t lanes, uint32_t depth, uint64_t steps);
+std::unique_ptr<Scheduler> make_pct_scheduler(uint64_t seed, uint32_t lanes, uint32_t lanes_per_team, uint32_t depth,
+                                              uint64_t steps);
 std::unique_ptr<Scheduler> make_replay_scheduler(Schedule schedule);
 
 }  // namespace warpcheck::sim

@@ -377,7 +377,7 @@ RunReport Simulator::run(const std::function<void(sim_team&)>& body) {
     e.replaying = true;
     e.scheduler = make_replay_scheduler(std::move(s));
   } else if (config_.scheduler == SchedulerKind::Pct) {
-    e.scheduler = make_pct_scheduler(config_.seed, n, config_.pct_depth, config_.pct_steps);
+    e.scheduler = make_pct_scheduler(config_.seed, n, config_.lanes, config_.pct_depth, config_.pct_steps);
   } else {
     e.scheduler = make_random_scheduler(config_.seed);
   }

@@ -1,0 +1,51 @@
+// The stress loop: run a target under many seeds, check every history,
+// count verdicts and faults, keep the first failure with what reproduces it.
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+
+#include "linearizability/checker.hpp"
+
+namespace warpcheck {
+
+// One seed's run on any back-end.
+struct SeedRun {
+  bool fault = false;         // the run itself failed: deadlock, shadow violation, ...
+  std::string fault_message;  // one line
+  std::string fault_details;  // blocked teams, wait-for cycle, ...
+  History history;            // what was recorded (with pending operations when it faulted)
+  std::string schedule;       // the simulator's printed schedule; empty elsewhere
+  uint64_t steps = 0;         // simulator steps
+};
+
+struct SeedFailure {
+  uint64_t seed = 0;
+  SeedRun run;
+  CheckResult check;
+};
+
+struct StressProgress {
+  uint64_t done = 0, total = 0, failures = 0;
+  double seconds = 0;
+};
+
+struct StressOptions {
+  uint64_t first_seed = 1, seeds = 100;
+  bool keep_going = false;  // run every seed even after a failure
+  CheckOptions check;
+  std::function<void(const StressProgress&)> progress;  // called about once a second
+};
+
+struct StressSummary {
+  uint64_t runs = 0, operations = 0, steps = 0;
+  uint64_t linearizable = 0, violations = 0, unknown = 0, faults = 0;
+  double run_seconds = 0, check_seconds = 0;
+  std::optional<SeedFailure> first_failure;
+  bool failed() const { return violations + faults > 0; }
+};
+
+StressSummary run_stress(const std::function<SeedRun(uint64_t seed)>& run_one, const StressOptions& options);
+
+}  // namespace warpcheck
