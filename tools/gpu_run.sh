@@ -13,9 +13,10 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 bundle=.gpu-bundle
 
 if [ "${1:-}" = --bundle ]; then
-  cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null && cmake --build build -j"$(nproc)" --target gpu_recorder_bench || exit 1
+  cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null &&
+    cmake --build build -j"$(nproc)" --target gpu_recorder_bench warpcheck || exit 1
   rm -rf "$bundle" && mkdir -p "$bundle"
-  cp build/bench/gpu_recorder_bench "$bundle"/
+  cp build/bench/gpu_recorder_bench build/tools/warpcheck "$bundle"/
   # Shared libraries the device image may lack (glibc and the driver excepted).
   ldd build/bench/gpu_recorder_bench | awk '/=> \// {print $3}' | grep -E 'boost|gomp|cudart' | xargs -r -I{} cp -L {} "$bundle"/
   exclude="$(git rev-parse --git-dir)/info/exclude"
@@ -40,6 +41,13 @@ echo "== compute-sanitizer memcheck, quick run (the warp kernel uses no shared m
 timeout 240 compute-sanitizer --tool memcheck --error-exitcode 9 "$bundle/gpu_recorder_bench" --quick > "$out/memcheck.txt" 2>&1
 echo "memcheck exit $?"; tail -3 "$out/memcheck.txt"
 
-echo "== benchmark"
-"$bundle/gpu_recorder_bench" 2>&1 | tee "$out/bench.txt"
-echo "bench exit ${PIPESTATUS[0]}"
+echo "== stress on the GPU: the correct set, then a planted bug"
+"$bundle/warpcheck" stress --backend gpu --seeds 300 --quiet 2>&1 | tee "$out/stress.txt"
+"$bundle/warpcheck" stress --backend gpu --teams 64 --buckets 4 --keys 64 --ops-per-lane 8 --seeds 100 --quiet 2>&1 | tee -a "$out/stress.txt"
+"$bundle/warpcheck" stress --backend gpu --mutant unlocked_contains --seeds 300 --keep-going --quiet 2>&1 | head -5 | tee -a "$out/stress.txt"
+
+echo "== benchmark (twice: the spread between the two is the noise)"
+for run in 1 2; do
+  "$bundle/gpu_recorder_bench" 2>&1 | tee "$out/bench$run.txt"
+  echo "bench exit ${PIPESTATUS[0]}"
+done

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# The main job. For now (no structures yet, see issues 4-6): generate
-# histories of several models, check them, and print each verdict; then
-# check a known violation to show a counterexample. Exits non-zero when a
+# The main job: a stress suite on a structure written on the team-and-memory
+# layer (on the GPU when there is one, on the simulator otherwise), every
+# history checked; a planted bug caught and its reproduction printed; then
+# the checker on generated histories of other models. Exits non-zero when a
 # verdict is not the expected one.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -25,6 +26,11 @@ run() {  # run NAME WANTED_EXIT WARPCHECK_ARGS...
   fi
 }
 
+run "stress: sorted-array set, 300 seeds" 0 stress --structure sorted-set --seeds 300 --quiet
+run "stress: sorted-array set, 100 seeds, buckets 4, 4 warps (simulator, PCT)" 0 \
+  stress --structure sorted-set --backend sim --scheduler pct --teams 4 --keys 64 --buckets 4 --seeds 100 --quiet
+run "stress: planted bug unlocked_contains (expected to be caught)" 1 \
+  stress --structure sorted-set --backend sim --mutant unlocked_contains --seeds 100 --quiet --out "$out/unlocked_contains"
 "$warpcheck" gen --model set --ops 200000 --keys 5000 --overlap 200 --seed 1 --out "$out/set.bin"
 run "set, 200k operations" 0 check "$out/set.bin"
 "$warpcheck" gen --model map --ops 100000 --keys 64 --overlap 16 --pending 0.001 --seed 2 --out "$out/map.jsonl"
