@@ -14,6 +14,7 @@
 #include <string>
 
 #include "linearizability/checker.hpp"
+#include "linearizability/recorder/log_to_history.hpp"
 #include "stress/gpu/gpu_runner.hpp"
 
 using namespace warpcheck;

@@ -1,34 +1,14 @@
-// The sorted-array set as a stress target: its configuration, its memory,
-// and one seeded run on the simulator.
+// The sorted-array set as a stress target on the simulator: its memory and
+// one seeded run.
 #pragma once
 #include <cstdint>
 #include <string>
 #include <vector>
 
 #include "stress/sim_harness.hpp"
-#include "stress/workload.hpp"
-#include "structures/sorted_array_set/sorted_array_set.hpp"
+#include "stress/sorted_set_config.hpp"
 
 namespace warpcheck {
-
-struct SortedSetConfig {
-  uint32_t teams = 2;         // warps
-  uint32_t ops_per_lane = 2;
-  int64_t keys = 16;          // keys in [0, keys)
-  uint32_t buckets = 1;
-  OpMix mix;
-  structures::sorted_set_mutant mutant = structures::sorted_set_mutant::none;
-  uint32_t log_capacity = 0;  // records per team; 0: exactly enough
-};
-
-// Throws std::invalid_argument for an impossible configuration.
-void validate(const SortedSetConfig& c);
-
-struct MutantInfo {
-  std::string name, breaks;
-};
-const std::vector<MutantInfo>& sorted_set_mutants();
-structures::sorted_set_mutant parse_sorted_set_mutant(const std::string& name);  // throws invalid_argument
 
 // The run's configuration as a JSON object, for the history's metadata.
 std::string describe_config(const SortedSetConfig& c, const sim::SimConfig& s);

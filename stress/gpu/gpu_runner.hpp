@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "linearizability/recorder/log_to_history.hpp"
-#include "stress/sorted_set_target.hpp"
+#include "linearizability/recorder/host_log.hpp"
+#include "stress/sorted_set_config.hpp"
 #include "structures/core/cuda/device_faults.hpp"
 
 namespace warpcheck::gpu {

@@ -1,0 +1,34 @@
+// Log buffers in host memory: the simulator's and the real-threads mode's,
+// and the host copy of a device log.
+#pragma once
+#include <vector>
+
+#include "linearizability/recorder/history_log.hpp"
+
+namespace warpcheck {
+
+// Log buffers in host memory (the simulator, the real-threads mode, and the
+// host copy of a device log).
+struct HostLog {
+  std::vector<log_record> records;
+  std::vector<uint32_t> counts, lost;
+  uint64_t ticket = 0;
+
+  HostLog(uint32_t streams, uint32_t capacity) : records(size_t(streams) * capacity), counts(streams), lost(streams) {
+    view_.records = records.data();
+    view_.counts = counts.data();
+    view_.lost = lost.data();
+    view_.ticket = &ticket;
+    view_.streams = streams;
+    view_.capacity = capacity;
+  }
+  HostLog(const HostLog&) = delete;
+  HostLog& operator=(const HostLog&) = delete;
+  const history_log& view() const { return view_; }
+  history_log& view() { return view_; }
+
+ private:
+  history_log view_;
+};
+
+}  // namespace warpcheck
