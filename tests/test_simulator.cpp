@@ -45,6 +45,26 @@ RC_GTEST_PROP(SimCollectives, MatchCudaSemantics, ()) {
   RC_ASSERT(std::accumulate(bad.begin(), bad.end(), 0) == 0);
 }
 
+TEST(SimCollectives, BlockSizedTeamsBarrierCountAndBroadcast) {
+  constexpr uint32_t kLanes = 96;  // three warps' worth, one team
+  Simulator sim(shape(2, kLanes, 9));
+  std::vector<int> bad(2 * kLanes, 0);
+  const RunReport r = sim.run([&](sim_team& t) {
+    const uint32_t l = t.lane();
+    bad[t.global_lane()] += t.count(l % 3 == 0) != kLanes / 3;
+    bad[t.global_lane()] += t.any(l == 95) != true;
+    bad[t.global_lane()] += t.all(l < 95) != false;
+    bad[t.global_lane()] += t.shfl(uint64_t(l) * 7, 80) != 80 * 7;
+    t.sync();
+  });
+  EXPECT_TRUE(r.ok()) << r.message;
+  EXPECT_EQ(std::accumulate(bad.begin(), bad.end(), 0), 0);
+  Simulator wide(shape(1, 64));
+  const RunReport b = wide.run([](sim_team& t) { t.ballot(true); });
+  EXPECT_EQ(b.outcome, Outcome::LaneError);
+  EXPECT_NE(b.message.find("ballot on a team of more than 32 lanes"), std::string::npos);
+}
+
 TEST(SimCollectives, DivergentCollectivesAreReported) {
   Simulator sim(shape(1, 2));
   const RunReport r = sim.run([](sim_team& t) {
