@@ -22,16 +22,18 @@ StressSummary run_stress(const std::function<SeedRun(uint64_t seed)>& run_one, c
     s.operations += run.history.ops.size();
     s.steps += run.steps;
     s.faults += run.fault;
+    s.invariant_failures += !run.invariant_violations.empty();
     switch (check.verdict) {
       case Verdict::Linearizable: ++s.linearizable; break;
       case Verdict::Violation: ++s.violations; break;
       case Verdict::Unknown: ++s.unknown; break;
     }
-    const bool failed = run.fault || check.verdict == Verdict::Violation;
+    const bool failed = run.failed(check);
     if (failed && !s.first_failure) s.first_failure = SeedFailure{seed, std::move(run), std::move(check)};
     if (o.progress && (clock::now() - last_report > std::chrono::seconds(1) || i + 1 == o.seeds)) {
       last_report = clock::now();
-      o.progress({i + 1, o.seeds, s.violations + s.faults, std::chrono::duration<double>(last_report - start).count()});
+      o.progress({i + 1, o.seeds, s.violations + s.faults + s.invariant_failures,
+                  std::chrono::duration<double>(last_report - start).count()});
     }
     if (failed && !o.keep_going) break;
   }

@@ -5,6 +5,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "linearizability/checker.hpp"
 
@@ -16,8 +17,12 @@ struct SeedRun {
   std::string fault_message;  // one line
   std::string fault_details;  // blocked teams, wait-for cycle, ...
   History history;            // what was recorded (with pending operations when it faulted)
+  std::vector<std::string> invariant_violations;  // of the structure at quiescence
   std::string schedule;       // the simulator's printed schedule; empty elsewhere
   uint64_t steps = 0;         // simulator steps
+  bool failed(const CheckResult& c) const {
+    return fault || !invariant_violations.empty() || c.verdict == Verdict::Violation;
+  }
 };
 
 struct SeedFailure {
@@ -40,10 +45,10 @@ struct StressOptions {
 
 struct StressSummary {
   uint64_t runs = 0, operations = 0, steps = 0;
-  uint64_t linearizable = 0, violations = 0, unknown = 0, faults = 0;
+  uint64_t linearizable = 0, violations = 0, unknown = 0, faults = 0, invariant_failures = 0;
   double run_seconds = 0, check_seconds = 0;
   std::optional<SeedFailure> first_failure;
-  bool failed() const { return violations + faults > 0; }
+  bool failed() const { return violations + faults + invariant_failures > 0; }
 };
 
 StressSummary run_stress(const std::function<SeedRun(uint64_t seed)>& run_one, const StressOptions& options);

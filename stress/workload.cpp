@@ -42,7 +42,7 @@ std::string format_op_mix(const OpMix& m) {
 workload_generator make_generator(const WorkloadSpec& spec) {
   if (spec.keys <= 0) throw std::invalid_argument("workload: keys must be at least 1");
   if (spec.mix.insert + spec.mix.erase + spec.mix.contains == 0) throw std::invalid_argument("workload: empty op mix");
-  return {spec.seed, spec.keys, spec.mix.insert, spec.mix.erase, spec.mix.contains};
+  return {spec.seed, spec.keys, spec.mix.insert, spec.mix.erase, spec.mix.contains, spec.kinds, spec.unique_values};
 }
 
 std::vector<core::workload_op> make_workload(const WorkloadSpec& spec) {

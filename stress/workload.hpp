@@ -19,11 +19,20 @@ struct OpMix {
 OpMix parse_op_mix(const std::string& text);
 std::string format_op_mix(const OpMix& mix);
 
+// The operation each weight of a mix stands for in a given structure.
+struct OpKinds {
+  OpKind insert = OpKind::Insert, erase = OpKind::Erase, search = OpKind::Contains;
+};
+
 struct WorkloadSpec {
   uint64_t seed = 1;
   uint64_t operations = 64;
   int64_t keys = 8;  // keys drawn uniformly from [0, keys)
   OpMix mix;
+  OpKinds kinds;
+  // Values are operation index + 1: every written value is unique, so a
+  // read of a value never written, or written later, is caught at once.
+  bool unique_values = false;
 };
 
 // The generator itself, usable from device code.
@@ -31,6 +40,8 @@ struct workload_generator {
   uint64_t seed;
   int64_t keys;
   uint32_t insert, erase, contains;
+  OpKinds kinds;
+  bool unique_values;
   WC_HD static uint64_t mix64(uint64_t z) {
     z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
     z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
@@ -40,9 +51,9 @@ struct workload_generator {
     const uint64_t h = mix64(seed * 0x9e3779b97f4a7c15ull + mix64(i + 1));
     const uint32_t pick = static_cast<uint32_t>(h % (insert + erase + contains));
     core::workload_op op;
-    op.kind = pick < insert ? OpKind::Insert : pick < insert + erase ? OpKind::Erase : OpKind::Contains;
+    op.kind = pick < insert ? kinds.insert : pick < insert + erase ? kinds.erase : kinds.search;
     op.key = static_cast<int64_t>((h >> 32) % static_cast<uint64_t>(keys));
-    op.value = 0;
+    op.value = unique_values && op.kind == kinds.insert ? static_cast<int64_t>(i + 1) : 0;
     return op;
   }
 };

@@ -1,20 +1,19 @@
 // warpcheck stress: run a structure under many seeds on the simulator, real
-// threads or the GPU; record, check, summarize; on a failure write the
-// history, the HTML report and the schedule, and print the command that
-// reproduces it.
+// threads or the GPU; record, check every history and the structure's
+// invariants; summarize; on a failure write the history, the HTML report
+// and the schedule, and print the command that reproduces it.
+// warpcheck repro SEED: one seed again. In the simulator the run replays
+// exactly (the schedule too, with --schedule); on the GPU the same workload
+// is rerun --times times and the report says how often the failure recurs.
 #include <filesystem>
 #include <fstream>
 #include <iostream>
-#include <sstream>
 
 #include "linearizability/formats.hpp"
 #include "linearizability/html_report.hpp"
 #include "linearizability/report.hpp"
-#include "stress/sorted_set_target.hpp"
-#include "stress/stress_loop.hpp"
-#include "stress/threads_harness.hpp"
-#include "tools/cli_args.hpp"
 #include "tools/commands.hpp"
+#include "tools/stress_targets.hpp"
 #if WARPCHECK_HAVE_CUDA
 #include "stress/gpu/gpu_runner.hpp"
 #endif
@@ -23,7 +22,10 @@ namespace warpcheck::cli {
 
 namespace {
 
-enum class Backend { Sim, Threads, Gpu };
+const std::set<std::string> kValued = {"structure", "mode", "backend", "seeds", "seed", "teams", "ops-per-lane", "keys",
+                                       "buckets", "mix", "mutant", "memory-blocks", "scheduler", "pct-depth",
+                                       "pct-steps", "spin-bound", "schedule", "out", "timeout", "times"};
+const std::set<std::string> kFlags = {"list-mutants", "keep-going", "quiet"};
 
 bool gpu_present() {
 #if WARPCHECK_HAVE_CUDA
@@ -60,154 +62,28 @@ std::string read_schedule(const std::string& v) {
   return s;
 }
 
-SeedRun from_sim(TargetRun&& t) {
-  SeedRun r;
-  r.fault = !t.report.ok();
-  if (r.fault) r.fault_message = std::string(sim::outcome_name(t.report.outcome)) + ": " + t.report.message;
-  r.fault_details = t.report.details;
-  r.schedule = sim::encode_schedule(t.report.schedule);
-  r.steps = t.report.steps;
-  r.history = std::move(t.history);
-  return r;
-}
-
-void print_mutants() {
-  std::cout << "sorted-set mutants:\n";
-  for (const auto& m : sorted_set_mutants()) std::cout << "  " << m.name << ": " << m.breaks << "\n";
-}
-
-}  // namespace
-
-int run_stress(int argc, char** argv) {
-  Args args(argc, argv, 2,
-            {"structure", "backend", "seeds", "seed", "teams", "ops-per-lane", "keys", "buckets", "mix", "mutant",
-             "scheduler", "pct-depth", "pct-steps", "spin-bound", "schedule", "out", "timeout"},
-            {"list-mutants", "keep-going", "quiet"});
-  if (!args.positional().empty()) throw UsageError("stress takes no positional arguments");
-  if (args.flag("list-mutants")) {
-    print_mutants();
-    return 0;
-  }
-  const std::string structure = args.value("structure").value_or("sorted-set");
-  if (structure != "sorted-set") throw UsageError("--structure: the structures are: sorted-set");
-  const Backend backend = parse_backend(args.value("backend"));
-
-  SortedSetConfig c;
-  c.teams = uint32_t(args.integer("teams", backend == Backend::Gpu ? 64 : 3, 1, 1u << 20));
-  c.ops_per_lane = uint32_t(args.integer("ops-per-lane", 2, 1, 1u << 16));
-  c.keys = int64_t(args.integer("keys", 8, 1, INT32_MAX));
-  c.buckets = uint32_t(args.integer("buckets", 1, 1, 1u << 26));
-  if (auto m = args.value("mix")) c.mix = parse_op_mix(*m);
-  c.mutant = parse_sorted_set_mutant(args.value("mutant").value_or("none"));
-  validate(c);
-
-  sim::SimConfig s;
-  s.teams = c.teams;
-  const std::string scheduler = args.value("scheduler").value_or("random");
-  if (scheduler == "pct") s.scheduler = sim::SchedulerKind::Pct;
-  else if (scheduler != "random") throw UsageError("--scheduler must be random or pct, got '" + scheduler + "'");
-  s.pct_depth = uint32_t(args.integer("pct-depth", 3, 1, 64));
-  s.spin_bound = args.integer("spin-bound", 20000, 1, uint64_t(1) << 40);
-  const std::string schedule = read_schedule(args.value("schedule").value_or(""));
-
-  StressOptions o;
-  o.first_seed = args.integer("seed", 1, 0, UINT64_MAX);
-  o.seeds = schedule.empty() ? args.integer("seeds", 100, 1, uint64_t(1) << 40) : 1;
-  o.keep_going = args.flag("keep-going");
-  o.check.timeout_seconds = args.number("timeout", 60, 0.001, 1e7);
-  if (!args.flag("quiet"))
-    o.progress = [](const StressProgress& p) {
-      std::cerr << "\r  " << p.done << "/" << p.total << " seeds, " << p.failures << " failing, " << int(p.seconds)
-                << " s" << (p.done == p.total ? "\n" : "") << std::flush;
-    };
-  if (backend == Backend::Sim && s.scheduler == sim::SchedulerKind::Pct) {
-    // PCT's k: the steps of one run, measured once with the random scheduler.
-    sim::SimConfig probe = s;
-    probe.scheduler = sim::SchedulerKind::Random;
-    probe.seed = o.first_seed;
-    s.pct_steps = args.integer("pct-steps", std::max<uint64_t>(run_sorted_set_sim(c, probe).report.steps, 1), 1,
-                               uint64_t(1) << 40);
-  }
-
-  std::function<SeedRun(uint64_t)> run_one;
-  switch (backend) {
-    case Backend::Sim:
-      run_one = [&](uint64_t seed) {
-        sim::SimConfig cfg = s;
-        cfg.seed = seed;
-        cfg.replay = schedule;
-        return from_sim(run_sorted_set_sim(c, cfg));
-      };
-      break;
-    case Backend::Threads:
-      run_one = [&](uint64_t seed) {
-        SortedSetMemory memory(c.buckets);
-        const auto ops = make_workload({seed, uint64_t(c.teams) * 32 * c.ops_per_lane, c.keys, c.mix});
-        HistoryMeta meta;
-        meta.model = ModelId::Set;
-        meta.seed = seed;
-        meta.config = describe_config(c, s);
-        ThreadsRun t = run_in_threads(memory.view(c.mutant), ops, c.teams, c.ops_per_lane, 32 * c.ops_per_lane, meta);
-        SeedRun r;
-        r.fault = !t.report.ok;
-        r.fault_message = t.report.message;
-        r.history = std::move(t.history);
-        return r;
-      };
-      break;
-    case Backend::Gpu:
-#if WARPCHECK_HAVE_CUDA
-      run_one = [&](uint64_t seed) {
-        gpu::SortedSetGpuSpec spec;
-        spec.set = c;
-        spec.seed = seed;
-        spec.spin_bound = s.spin_bound;
-        auto g = gpu::run_sorted_set_gpu(spec);
-        HistoryMeta meta;
-        meta.model = ModelId::Set;
-        meta.seed = seed;
-        meta.config = describe_config(c, s);
-        SeedRun r;
-        r.history = history_from_log(*g.log, meta);
-        r.fault = g.faults.count != 0;
-        if (r.fault)
-          r.fault_message = "GPU: " + std::to_string(g.faults.count) + " team(s) gave up; first: team " +
-                            std::to_string(g.faults.team) + (g.faults.kind == 1 ? " spin bound" : " structure fault");
-        return r;
-      };
-#endif
-      break;
-  }
-
-  std::ostringstream repro;
-  repro << "warpcheck stress --structure " << structure << " --backend " << backend_name(backend) << " --teams " << c.teams
-        << " --ops-per-lane " << c.ops_per_lane << " --keys " << c.keys << " --buckets " << c.buckets << " --mix "
-        << format_op_mix(c.mix) << " --mutant " << args.value("mutant").value_or("none");
-  if (backend == Backend::Sim)
-    repro << " --scheduler " << scheduler << (scheduler == "pct" ? " --pct-depth " + std::to_string(s.pct_depth) +
-                                                                       " --pct-steps " + std::to_string(s.pct_steps)
-                                                                 : "")
-          << " --spin-bound " << s.spin_bound;
-
-  std::cout << "stress: " << structure << " on " << backend_name(backend) << ", " << c.teams << " warps x 32 lanes x "
-            << c.ops_per_lane << " ops, keys " << c.keys << ", buckets " << c.buckets << ", mix "
-            << format_op_mix(c.mix) << ", mutant " << args.value("mutant").value_or("none") << "\n";
-  const StressSummary sum = run_stress(run_one, o);
-  std::cout << "| runs | operations | LINEARIZABLE | VIOLATION | UNKNOWN | faults | run ops/s | check ops/s |\n"
-            << "|---|---|---|---|---|---|---|---|\n"
-            << "| " << sum.runs << " | " << sum.operations << " | " << sum.linearizable << " | " << sum.violations << " | "
-            << sum.unknown << " | " << sum.faults << " | " << uint64_t(sum.operations / std::max(sum.run_seconds, 1e-9))
-            << " | " << uint64_t(sum.operations / std::max(sum.check_seconds, 1e-9)) << " |\n";
+void print_summary(const StressSummary& sum, Backend backend) {
+  std::cout << "| runs | operations | LINEARIZABLE | VIOLATION | UNKNOWN | faults | invariants broken | run ops/s | check ops/s |\n"
+            << "|---|---|---|---|---|---|---|---|---|\n"
+            << "| " << sum.runs << " | " << sum.operations << " | " << sum.linearizable << " | " << sum.violations
+            << " | " << sum.unknown << " | " << sum.faults << " | " << sum.invariant_failures << " | "
+            << uint64_t(sum.operations / std::max(sum.run_seconds, 1e-9)) << " | "
+            << uint64_t(sum.operations / std::max(sum.check_seconds, 1e-9)) << " |\n";
   if (backend == Backend::Sim)
     std::cout << "simulator: " << sum.steps << " steps, " << uint64_t(sum.steps / std::max(sum.run_seconds, 1e-9))
               << " steps/s (runs and recording)\n";
+}
 
+// Prints the first failure, writes its files, returns the exit code.
+int report_failure(const StressSummary& sum, const Args& args, const std::string& repro) {
   if (!sum.first_failure) return sum.unknown ? 2 : 0;
   const SeedFailure& f = *sum.first_failure;
-  std::cout << "\nFAILED at seed " << f.seed << ": "
-            << (f.run.fault ? f.run.fault_message : std::string(verdict_name(f.check.verdict)) + ": " + f.check.reason)
-            << "\n";
+  std::cout << "\nFAILED at seed " << f.seed << ": ";
+  if (f.run.fault) std::cout << f.run.fault_message << "\n";
+  else if (!f.run.invariant_violations.empty()) std::cout << "invariant broken: " << f.run.invariant_violations[0] << "\n";
+  else std::cout << verdict_name(f.check.verdict) << ": " << f.check.reason << "\n";
   if (!f.run.fault_details.empty()) std::cout << f.run.fault_details;
+  for (size_t i = 1; i < f.run.invariant_violations.size(); ++i) std::cout << "  also: " << f.run.invariant_violations[i] << "\n";
   if (f.check.verdict == Verdict::Violation) write_text_report(f.run.history, f.check, std::cout);
   std::string replay;
   if (auto dir = args.value("out")) {
@@ -223,8 +99,101 @@ int run_stress(int argc, char** argv) {
     }
     std::cout << "\n";
   }
-  std::cout << "reproduce: " << repro.str() << " --seed " << f.seed << " --seeds 1" << replay << "\n";
+  std::cout << "reproduce: warpcheck repro " << f.seed << " " << repro << replay << "\n";
   return 1;
 }
+
+}  // namespace
+
+int run_stress_command(int argc, char** argv, bool repro_mode) {
+  Args args(argc, argv, 2, kValued, kFlags);
+  if (args.flag("list-mutants")) {
+    print_mutants(std::cout);
+    return 0;
+  }
+  uint64_t repro_seed = 0;
+  if (repro_mode) {
+    if (args.positional().size() != 1) throw UsageError("usage: warpcheck repro SEED [the stress options of the run]");
+    try {
+      repro_seed = std::stoull(args.positional()[0]);
+    } catch (const std::exception&) {
+      throw UsageError("SEED must be a whole number, got '" + args.positional()[0] + "'");
+    }
+  } else if (!args.positional().empty()) {
+    throw UsageError("stress takes no positional arguments");
+  }
+  const Backend backend = parse_backend(args.value("backend"));
+  const StressTarget target = make_stress_target(args, backend);
+
+  sim::SimConfig s;
+  s.teams = target.teams;
+  const std::string scheduler = args.value("scheduler").value_or("random");
+  if (scheduler == "pct") s.scheduler = sim::SchedulerKind::Pct;
+  else if (scheduler != "random") throw UsageError("--scheduler must be random or pct, got '" + scheduler + "'");
+  s.pct_depth = uint32_t(args.integer("pct-depth", 3, 1, 64));
+  s.spin_bound = args.integer("spin-bound", backend == Backend::Gpu ? 1u << 20 : 20000, 1, uint64_t(1) << 40);
+  const std::string schedule = read_schedule(args.value("schedule").value_or(""));
+  if (!schedule.empty() && backend != Backend::Sim) throw UsageError("--schedule replays simulator runs: add --backend sim");
+
+  StressOptions o;
+  o.first_seed = repro_mode ? repro_seed : args.integer("seed", 1, 0, UINT64_MAX);
+  o.seeds = repro_mode ? (backend == Backend::Gpu ? args.integer("times", 20, 1, 1u << 20) : 1)
+                       : args.integer("seeds", 100, 1, uint64_t(1) << 40);
+  o.keep_going = args.flag("keep-going") || (repro_mode && backend == Backend::Gpu);
+  o.check.timeout_seconds = args.number("timeout", 60, 0.001, 1e7);
+  if (!args.flag("quiet"))
+    o.progress = [](const StressProgress& p) {
+      std::cerr << "\r  " << p.done << "/" << p.total << " runs, " << p.failures << " failing, " << int(p.seconds)
+                << " s" << (p.done == p.total ? "\n" : "") << std::flush;
+    };
+  if (backend == Backend::Sim && s.scheduler == sim::SchedulerKind::Pct) {
+    // PCT's k: the steps of one run, measured once with the random scheduler.
+    sim::SimConfig probe = s;
+    probe.scheduler = sim::SchedulerKind::Random;
+    probe.seed = o.first_seed;
+    const uint64_t steps = target.sim(probe).steps;
+    s.pct_steps = args.integer("pct-steps", std::max<uint64_t>(steps, 1), 1, uint64_t(1) << 40);
+  }
+
+  std::function<SeedRun(uint64_t)> run_one;
+  switch (backend) {
+    case Backend::Sim:
+      run_one = [&](uint64_t seed) {
+        sim::SimConfig cfg = s;
+        cfg.seed = seed;
+        cfg.replay = schedule;
+        return target.sim(cfg);
+      };
+      break;
+    case Backend::Threads: run_one = target.threads; break;
+    case Backend::Gpu:
+      if (!target.gpu) throw UsageError("--backend gpu: this build has no CUDA back-end");
+      // repro on the GPU: the same seed (workload) every time.
+      run_one = [&](uint64_t seed) { return target.gpu(repro_mode ? repro_seed : seed, s.spin_bound); };
+      break;
+  }
+
+  std::string repro = target.flags + " --backend " + backend_name(backend);
+  if (backend == Backend::Sim) {
+    repro += " --scheduler " + scheduler + " --spin-bound " + std::to_string(s.spin_bound);
+    if (scheduler == "pct") repro += " --pct-depth " + std::to_string(s.pct_depth) + " --pct-steps " + std::to_string(s.pct_steps);
+  }
+  std::cout << (repro_mode ? "repro: seed " + std::to_string(repro_seed) + ", " : "stress: ") << target.summary << ", on "
+            << backend_name(backend) << (repro_mode && backend == Backend::Gpu ? ", " + std::to_string(o.seeds) + " reruns" : "")
+            << "\n";
+  const StressSummary sum = run_stress(run_one, o);
+  print_summary(sum, backend);
+  if (repro_mode && backend == Backend::Gpu) {
+    const uint64_t failed = sum.violations + sum.faults + sum.invariant_failures;
+    std::cout << "the failure recurred in " << failed << " of " << sum.runs << " reruns (GPU runs are not deterministic)\n";
+  }
+  if (repro_mode && backend == Backend::Sim && sum.first_failure && !sum.first_failure->run.schedule.empty() &&
+      sum.first_failure->run.schedule.size() <= 2000)
+    std::cout << "schedule: " << sum.first_failure->run.schedule << "\n";
+  return report_failure(sum, args, repro);
+}
+
+int run_stress(int argc, char** argv) { return run_stress_command(argc, argv, false); }
+int run_repro(int argc, char** argv) { return run_stress_command(argc, argv, true); }
 
 }  // namespace warpcheck::cli

@@ -10,5 +10,6 @@ int run_check(int argc, char** argv);
 int run_convert(int argc, char** argv);
 int run_generate(int argc, char** argv);
 int run_stress(int argc, char** argv);
+int run_repro(int argc, char** argv);
 
 }  // namespace warpcheck::cli

@@ -36,6 +36,7 @@ int main(int argc, char** argv) {
     if (command == "convert") return run_convert(argc, argv);
     if (command == "gen") return run_generate(argc, argv);
     if (command == "stress") return run_stress(argc, argv);
+    if (command == "repro") return run_repro(argc, argv);
     std::cerr << "warpcheck: unknown command '" << command << "'\n" << kUsage;
     return kExitBadInput;
   } catch (const UsageError& e) {

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "linearizability/recorder/host_log.hpp"
+#include "stress/slab_hash_config.hpp"
 #include "stress/sorted_set_config.hpp"
 #include "structures/core/cuda/device_faults.hpp"
 
@@ -44,5 +45,46 @@ struct SortedSetGpuRun {
   uint64_t operations = 0;
 };
 SortedSetGpuRun run_sorted_set_gpu(const SortedSetGpuSpec& spec);
+
+// One recorded slab-hash run of a seed's workload (the stress command), with
+// the table copied back and its quiescent invariants checked.
+struct SlabHashGpuSpec {
+  SlabHashConfig table;
+  uint64_t seed = 1;
+  core::clock_kind clock = core::clock_kind::global_timer;
+  uint64_t spin_bound = 1u << 20;
+};
+struct SlabHashGpuRun {
+  double kernel_ms = 0;
+  std::unique_ptr<HostLog> log;
+  cuda_backend::device_faults faults{};
+  std::vector<std::string> invariant_violations;
+};
+SlabHashGpuRun run_slab_hash_gpu(const SlabHashGpuSpec& spec);
+
+// The paper's benchmarks on one table of `elements` distinct keys with
+// about `slabs_per_bucket` slabs a bucket (beta): bulk build, bulk search
+// (all present, none present), then the concurrent mixes in turn, each a
+// batch of `elements` operations. Medians of `repeats` fresh tables.
+// Recording on: one log across all phases (kernel boundaries are exact
+// cuts), returned for checking.
+struct SlabHashBenchSpec {
+  uint64_t elements = 1 << 22;
+  double slabs_per_bucket = 0.6;
+  bool record = false;
+  uint32_t repeats = 3;
+  uint64_t seed = 1;
+};
+struct SlabHashBenchResult {
+  uint32_t buckets = 0;
+  uint64_t slabs_allocated = 0;
+  double utilization = 0;  // pair bytes stored / bytes of the slabs in use, after the build
+  double build_ms = 0, search_present_ms = 0, search_absent_ms = 0;
+  std::vector<double> mix_ms;  // one per mix, in order (.5,.5,0,0), (.2,.2,.3,.3), (.1,.1,.4,.4)
+  std::unique_ptr<HostLog> log;
+  uint64_t faults = 0;
+  std::vector<std::string> invariant_violations;
+};
+SlabHashBenchResult run_slab_hash_bench(const SlabHashBenchSpec& spec);
 
 }  // namespace warpcheck::gpu

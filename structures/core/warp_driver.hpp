@@ -18,8 +18,11 @@ struct team_ops {
 
 // Runs the team's queue. Returns false when an operation gave up or failed
 // (the rest of the team's queue is not run; its operation stays pending).
+// Structure::lane_state is what each lane keeps across operations (a
+// SlabAlloc resident block, say).
 template <class Team, class Structure>
 WC_HD bool run_team_ops(Team& t, const Structure& s, team_ops work, const history_log* log) {
+  typename Structure::lane_state state{};
   uint32_t next = 0;
   for (;;) {
     const uint32_t waiting = t.ballot(next < work.per_lane);
@@ -36,7 +39,7 @@ WC_HD bool run_team_ops(Team& t, const Structure& s, team_ops work, const histor
     op.key = t.shfl(op.key, src);
     op.value = t.shfl(op.value, src);
     op.kind = static_cast<OpKind>(t.shfl(static_cast<uint32_t>(op.kind), src));
-    const op_result r = s.apply(t, op);  // ends with a collective, after its last shared access
+    const op_result r = s.apply(t, op, state);  // ends with a collective, after its last shared access
     if (r.status != op_status::done) return false;
     if (t.lane() == src) {
       if (log) log->end(t, t.team_id(), slot, r.kind, r.value);

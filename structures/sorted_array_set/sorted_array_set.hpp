@@ -34,9 +34,11 @@ struct sorted_array_set {
   uint32_t buckets = 1;
   sorted_set_mutant mutant = sorted_set_mutant::none;
 
+  struct lane_state {};  // nothing kept between operations
+
   // Every lane of the team calls with the same operation.
   template <class Team>
-  WC_HD core::op_result apply(Team& t, const core::workload_op& op) const {
+  WC_HD core::op_result apply(Team& t, const core::workload_op& op, lane_state&) const {
     const uint32_t b = static_cast<uint32_t>(op.key % buckets);
     const bool take_lock = !(op.kind == OpKind::Contains && mutant == sorted_set_mutant::unlocked_contains);
     if (take_lock) {

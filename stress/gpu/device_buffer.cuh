@@ -1,0 +1,104 @@
+// Device memory and launches for the GPU harnesses: every CUDA call checked,
+// errors thrown with what failed.
+#pragma once
+#include <cuda_runtime.h>
+
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <memory>
+
+#include "linearizability/recorder/host_log.hpp"
+#include "structures/core/cuda/warp_team.cuh"
+#include "structures/core/warp_driver.hpp"
+
+namespace warpcheck::gpu {
+
+inline void check(cudaError_t e, const char* what) {
+  if (e != cudaSuccess) throw std::runtime_error(std::string("CUDA: ") + what + ": " + cudaGetErrorString(e));
+}
+
+template <class T>
+struct DeviceBuffer {
+  T* p = nullptr;
+  size_t n = 0;
+  explicit DeviceBuffer(size_t count) : n(count) {
+    check(cudaMalloc(&p, sizeof(T) * (count ? count : 1)), "cudaMalloc");
+    zero();
+  }
+  ~DeviceBuffer() { cudaFree(p); }
+  DeviceBuffer(const DeviceBuffer&) = delete;
+  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
+  void zero() { check(cudaMemset(p, 0, sizeof(T) * (n ? n : 1)), "cudaMemset"); }
+  void fill_bytes(int byte) { check(cudaMemset(p, byte, sizeof(T) * (n ? n : 1)), "cudaMemset"); }
+  void to_host(T* dst) const { check(cudaMemcpy(dst, p, sizeof(T) * n, cudaMemcpyDeviceToHost), "cudaMemcpy"); }
+  void to_host(std::vector<T>& dst) const {
+    dst.resize(n);
+    to_host(dst.data());
+  }
+};
+
+// The recorded warp-cooperative driver on the device: one team per warp.
+template <bool Record, class Structure>
+__global__ void team_ops_kernel(Structure s, const core::workload_op* ops, uint32_t per_lane, history_log log,
+                                cuda_backend::device_context ctx) {
+  cuda_backend::warp_team t(ctx);
+  core::run_team_ops(t, s, {ops + size_t(t.team_id()) * 32 * per_lane, per_lane}, Record ? &log : nullptr);
+}
+
+constexpr uint32_t kThreadsPerBlock = 256;
+
+// Launches `teams` warps (a multiple of 8) and returns the kernel's time in ms.
+template <class Structure>
+float launch_team_ops(const Structure& s, const core::workload_op* ops, uint32_t teams, uint32_t per_lane,
+                      const history_log* log, const cuda_backend::device_context& ctx) {
+  if (teams % (kThreadsPerBlock / 32)) throw std::invalid_argument("gpu: teams must be a multiple of 8 (warps per 256-thread block)");
+  const uint32_t blocks = teams / (kThreadsPerBlock / 32);
+  cudaEvent_t start, stop;
+  check(cudaEventCreate(&start), "cudaEventCreate");
+  check(cudaEventCreate(&stop), "cudaEventCreate");
+  check(cudaEventRecord(start), "cudaEventRecord");
+  if (log) team_ops_kernel<true><<<blocks, kThreadsPerBlock>>>(s, ops, per_lane, *log, ctx);
+  else team_ops_kernel<false><<<blocks, kThreadsPerBlock>>>(s, ops, per_lane, history_log{}, ctx);
+  check(cudaGetLastError(), "launch");
+  check(cudaEventRecord(stop), "cudaEventRecord");
+  check(cudaEventSynchronize(stop), "kernel");
+  float ms = 0;
+  check(cudaEventElapsedTime(&ms, start, stop), "cudaEventElapsedTime");
+  cudaEventDestroy(start);
+  cudaEventDestroy(stop);
+  return ms;
+}
+
+// A device log of `streams` x `capacity` records, and its copy back.
+struct DeviceLog {
+  DeviceBuffer<log_record> records;
+  DeviceBuffer<uint32_t> counts, lost;
+  DeviceBuffer<uint64_t> ticket;
+  history_log view;
+  DeviceLog(uint32_t streams, uint32_t capacity, core::clock_kind clock)
+      : records(size_t(streams) * capacity), counts(streams), lost(streams), ticket(1) {
+    view.records = records.p;
+    view.counts = counts.p;
+    view.lost = lost.p;
+    view.ticket = ticket.p;
+    view.streams = streams;
+    view.capacity = capacity;
+    view.clock = clock;
+  }
+  void reset() {
+    counts.zero();
+    lost.zero();
+    ticket.zero();
+  }
+  std::unique_ptr<HostLog> to_host() const {
+    auto h = std::make_unique<HostLog>(view.streams, view.capacity);
+    records.to_host(h->records.data());
+    counts.to_host(h->counts.data());
+    lost.to_host(h->lost.data());
+    return h;
+  }
+};
+
+}  // namespace warpcheck::gpu

@@ -1,0 +1,39 @@
+#include "stress/slab_hash_target.hpp"
+
+#include <stdexcept>
+
+namespace warpcheck {
+
+std::string describe_config(const SlabHashConfig& c, const sim::SimConfig& s) {
+  return "{\"structure\":\"slabhash\",\"backend\":\"sim\",\"mode\":\"" +
+         std::string(c.mode == structures::slab_hash_mode::map ? "map" : "multimap") + "\",\"teams\":" +
+         std::to_string(c.teams) + ",\"ops_per_lane\":" + std::to_string(c.ops_per_lane) + ",\"keys\":" +
+         std::to_string(c.keys) + ",\"buckets\":" + std::to_string(c.buckets) + ",\"mix\":\"" + format_op_mix(c.mix) +
+         "\",\"mutant\":\"" + slab_hash_mutant_name(c.mutant) + "\",\"scheduler\":\"" +
+         (s.scheduler == sim::SchedulerKind::Pct ? "pct" : "random") + "\"}";
+}
+
+SlabHashRun run_slab_hash_sim(const SlabHashConfig& c, const sim::SimConfig& sim) {
+  validate(c);
+  if (sim.teams != c.teams || sim.lanes != 32) throw std::invalid_argument("slabhash: simulator shape must be teams x 32");
+  const auto ops = make_workload(slab_hash_workload(c, sim.seed));
+  SlabHashMemory memory(c);
+  const structures::slab_hash table = memory.view(c, sim.seed);
+  HistoryMeta meta;
+  meta.model = c.mode == structures::slab_hash_mode::map ? ModelId::Map : ModelId::Multimap;
+  meta.seed = sim.seed;
+  meta.config = describe_config(c, sim);
+  const uint32_t capacity = c.log_capacity ? c.log_capacity : 32 * c.ops_per_lane;
+  SlabHashRun out;
+  out.run = run_in_simulator(table, {&ops, c.ops_per_lane, capacity, meta}, sim, [&](sim::Simulator& s) {
+    auto& shadow = s.shadow();
+    shadow.add_pool(memory.slabs.data(), 128, memory.slabs.size() / 32, "slabs", core::unit_state::uninitialized);
+    shadow.add_pool(memory.base_slabs.data(), 128, c.buckets, "base slabs", core::unit_state::allocated);
+    shadow.add_pool(memory.bitmaps.data(), 128, memory.bitmaps.size() / 32, "bitmaps", core::unit_state::allocated);
+    shadow.add_pool(memory.delete_counts.data(), 8, c.buckets, "delete counts", core::unit_state::allocated);
+  });
+  if (out.run.report.ok()) out.invariant_violations = check_slab_hash_invariants(memory, table);
+  return out;
+}
+
+}  // namespace warpcheck

@@ -1,0 +1,290 @@
+// The slab hash (Ashkiani, Farach-Colton, Owens, "A Dynamic Hash Table for
+// the GPU", IPDPS 2018): B buckets, each a list of 128-byte slabs read by a
+// warp with one coalesced load. Key-value mode: 15 pairs per slab, keys on
+// even lanes 0..28, values on odd lanes 1..29, lane 30 unused, lane 31 the
+// next slab's handle. Bucket of k: ((a k + b) mod p) mod B.
+//
+// Warp-cooperative work sharing (core::run_team_ops): every lane holds one
+// operation; the warp serves them one at a time, lowest lane first.
+//
+// Modes and results (what the history records):
+//  map       REPLACE(k, v)  upsert, returns nothing
+//            DELETE(k)      true when it removed k (the slot becomes a
+//                           tombstone, never reused), false when k was absent
+//            SEARCH(k)      k's value, or absent
+//  multimap  INSERT(k, v)   adds a pair (duplicates allowed), returns nothing
+//            DELETE(k)      removes one pair of k and returns its value (the
+//                           slot is freed for reuse), or absent
+//            SEARCH(k)      some live value of k, or absent
+//
+// Shared slabs are read with relaxed loads at GPU scope (ld.relaxed.gpu):
+// a plain load may be served by this SM's L1, which other SMs' writes do not
+// invalidate, so a warp could spin on, or decide from, a stale slab
+// forever; relaxed (or volatile) loads go to the coherent L2. Relaxed
+// suffices because every decision is confirmed by an atomic on the word
+// itself, and slab contents are published by the release of the link CAS.
+//
+// Correctness arguments:
+//  - map mode: a slot goes EMPTY -> key -> tombstone and never back, and a
+//    warp takes the lowest EMPTY slot of the first slab that has one, so
+//    EMPTY slots are a suffix of each list and a full slab never gains a
+//    key. Hence a scan that meets k's slot or the first EMPTY slot has seen
+//    every slot where k could be, and "absent" holds at the last read.
+//  - multimap mode frees slots, so a key can be inserted into a slab the
+//    scan has passed while its other instance is deleted from a slab the
+//    scan has not reached: the paper's scan can answer "absent" although k
+//    was present throughout. An absent answer is therefore validated: the
+//    scan reads the bucket's finished-deletes count first and its
+//    started-deletes count last; if they differ, some delete may have run
+//    during the scan and the scan repeats. With no delete in the scan's
+//    window the key's instances only grew, so absent held at its start.
+#pragma once
+#include <cstdint>
+
+#include "structures/core/spin.hpp"
+#include "structures/core/workload_op.hpp"
+#include "structures/slab_hash/slab_alloc.hpp"
+
+namespace warpcheck::structures {
+
+enum class slab_hash_mode : uint8_t { map, multimap };
+
+enum class slab_hash_mutant : uint8_t {
+  none,
+  slab_local_uniqueness,       // REPLACE reuses tombstones, checking uniqueness only within the slab
+  delete_by_exchange,          // multimap DELETE swaps in EMPTY without comparing the pair it saw (ABA)
+  torn_read,                   // SEARCH takes key and value from two separate 32-bit loads
+  link_leak,                   // a losing link CAS keeps its slab allocated (leak)
+  link_free_winner,            // a losing link CAS frees the winner's slab (use after free)
+  no_reread_after_failed_cas,  // after a failed CAS, REPLACE/INSERT tries the next lane of its stale read
+  unvalidated_absent,          // multimap: the paper's absent answer, not validated (see above)
+};
+
+struct slab_hash {
+  static constexpr uint32_t kEmptyKey = 0xFFFFFFFFu;
+  static constexpr uint32_t kDeletedKey = 0xFFFFFFFEu;
+  static constexpr uint32_t kEmptyValue = 0xFFFFFFFFu;
+  static constexpr uint64_t kEmptyPair = ~uint64_t(0);
+  static constexpr uint32_t kAddressLane = 31;
+  static constexpr uint32_t kKeyLanes = 0x15555555u;  // even lanes 0..28: 15 pairs
+  static constexpr uint64_t kPrime = 4294967291ull;     // largest prime below 2^32
+  static constexpr int64_t kMaxKey = kDeletedKey - 1;
+
+  uint32_t* base_slabs = nullptr;      // buckets * 32 words
+  uint32_t* delete_counts = nullptr;   // buckets * 2: started, finished (multimap)
+  slab_alloc alloc;
+  uint32_t buckets = 1;
+  uint32_t hash_a = 1, hash_b = 0;
+  slab_hash_mode mode = slab_hash_mode::map;
+  slab_hash_mutant mutant = slab_hash_mutant::none;
+
+  using lane_state = slab_alloc::warp_state;
+
+  WC_HD uint32_t bucket_of(uint32_t key) const {
+    return static_cast<uint32_t>(((uint64_t(hash_a) * key + hash_b) % kPrime) % buckets);
+  }
+  WC_HD uint32_t* slab_words(uint32_t bucket, uint32_t handle) const {
+    return handle == slab_alloc::kEmptyPointer ? base_slabs + size_t(bucket) * 32 : alloc.slab(handle);
+  }
+  WC_HD static uint64_t pair(uint32_t key, uint32_t value) { return uint64_t(value) << 32 | key; }
+  WC_HD static uint32_t key_of(uint64_t p) { return static_cast<uint32_t>(p); }
+  WC_HD static uint32_t value_of(uint64_t p) { return static_cast<uint32_t>(p >> 32); }
+
+  // Every lane calls with the same operation.
+  template <class Team>
+  WC_HD core::op_result apply(Team& t, const core::workload_op& op, lane_state& alloc_state) const {
+    const uint32_t key = static_cast<uint32_t>(op.key);
+    const uint32_t bucket = bucket_of(key);
+    switch (op.kind) {
+      case OpKind::Upsert:
+      case OpKind::Insert: return insert(t, key, static_cast<uint32_t>(op.value), bucket, alloc_state);
+      case OpKind::Erase: return erase(t, key, bucket);
+      case OpKind::Find: return search(t, key, bucket);
+      default:
+        if (t.lane() == 0) t.fail("slab_hash: unsupported operation", nullptr);
+        return {core::op_status::failed};
+    }
+  }
+
+ private:
+  static constexpr int kRetry = -2, kNext = -1;  // outcomes of one slab's step, besides "done"
+
+  template <class Team>
+  WC_HD static uint32_t read_slab(Team& t, const uint32_t* words) {
+    return t.load(&words[t.lane()], core::order::relaxed);  // one coalesced 128-byte read
+  }
+  WC_HD static uint64_t* pair_at(uint32_t* words, uint32_t lane) { return reinterpret_cast<uint64_t*>(words + lane); }
+
+  // The absent answer's window (multimap): finished deletes before, started after.
+  template <class Team>
+  WC_HD uint32_t deletes_finished(Team& t, uint32_t bucket) const {
+    return t.shfl(t.lane() == 0 ? t.load(&delete_counts[2 * bucket + 1], core::order::acquire) : 0u, 0);
+  }
+  template <class Team>
+  WC_HD bool no_delete_since(Team& t, uint32_t bucket, uint32_t finished_before) const {
+    if (mode != slab_hash_mode::multimap || mutant == slab_hash_mutant::unvalidated_absent) return true;
+    const uint32_t started = t.lane() == 0 ? t.load(&delete_counts[2 * bucket], core::order::acquire) : 0u;
+    return t.shfl(started == finished_before, 0);
+  }
+
+  template <class Team>
+  WC_HD core::op_result search(Team& t, uint32_t key, uint32_t bucket) const {
+    core::bounded_spin<Team> retries(t, slab_words(bucket, slab_alloc::kEmptyPointer));
+    for (;;) {
+      const uint32_t finished = mode == slab_hash_mode::multimap ? deletes_finished(t, bucket) : 0;
+      uint32_t next = slab_alloc::kEmptyPointer;  // the base slab
+      for (;;) {
+        uint32_t* words = slab_words(bucket, next);
+        const uint32_t read = read_slab(t, words);
+        // Fix: compare each lane's word with the source lane's key (the
+        // broadcast `key`), not with each lane's own pending key.
+        const uint32_t found = t.ballot(read == key) & kKeyLanes;
+        if (found) {
+          // Fix: __ffs is 1-based; lowest_lane is 0-based.
+          const uint32_t at = static_cast<uint32_t>(core::lowest_lane(found));
+          uint32_t value;
+          bool still = true;
+          if (mutant == slab_hash_mutant::torn_read) {
+            value = t.shfl(read, at + 1);  // the value word was read apart from the key word
+          } else {
+            // Fix: key and value were read by two lanes at two times, while
+            // REPLACE writes them with one 64-bit CAS: read the pair again,
+            // whole, and use it only if it still holds the key.
+            uint64_t p = 0;
+            if (t.lane() == at) p = t.load(pair_at(words, at), core::order::relaxed);
+            p = t.shfl(p, at);
+            still = key_of(p) == key;
+            value = value_of(p);
+          }
+          if (still) return {core::op_status::done, ResultKind::Value, value};
+          if (!retries.again()) return {core::op_status::gave_up};
+          continue;  // the pair changed under us: read this slab again
+        }
+        next = t.shfl(read, kAddressLane);
+        if (next == slab_alloc::kEmptyPointer) break;
+      }
+      if (no_delete_since(t, bucket, finished)) return {core::op_status::done, ResultKind::Absent, 0};
+      if (!retries.again()) return {core::op_status::gave_up};  // deletes kept running: scan again
+    }
+  }
+
+  template <class Team>
+  WC_HD core::op_result erase(Team& t, uint32_t key, uint32_t bucket) const {
+    const bool multi = mode == slab_hash_mode::multimap;
+    core::bounded_spin<Team> retries(t, slab_words(bucket, slab_alloc::kEmptyPointer));
+    for (;;) {
+      const uint32_t finished = multi ? deletes_finished(t, bucket) : 0;
+      uint32_t next = slab_alloc::kEmptyPointer;
+      for (;;) {
+        uint32_t* words = slab_words(bucket, next);
+        const uint32_t read = read_slab(t, words);
+        const uint32_t found = t.ballot(read == key) & kKeyLanes;
+        if (found) {
+          const uint32_t at = static_cast<uint32_t>(core::lowest_lane(found));
+          bool removed = false;
+          uint32_t value = 0;
+          if (t.lane() == at) {
+            uint64_t* slot = pair_at(words, at);
+            if (multi) t.fetch_add(&delete_counts[2 * bucket], 1u, core::order::acq_rel);  // started
+            if (multi && mutant == slab_hash_mutant::delete_by_exchange) {
+              // The bug: swap EMPTY in without checking that the slot still
+              // holds the pair seen, so a pair inserted meanwhile is lost.
+              t.exchange(slot, kEmptyPair, core::order::relaxed);
+              removed = true;
+              value = t.load(&words[at + 1], core::order::relaxed);
+            } else {
+              // Fix (paper line 59 writes DELETED_KEY at the *source* lane's
+              // slot, and a multimap delete must reset the whole pair): CAS
+              // the whole 64-bit pair seen, comparing its key, to a tombstone
+              // (map) or to EMPTY (multimap, the slot is reused).
+              const uint64_t seen = t.load(slot, core::order::relaxed);
+              if (key_of(seen) == key) {
+                const uint64_t now = multi ? kEmptyPair : pair(kDeletedKey, kEmptyValue);
+                removed = t.cas(slot, seen, now, core::order::relaxed) == seen;
+                value = value_of(seen);
+              }
+            }
+            if (multi) t.fetch_add(&delete_counts[2 * bucket + 1], 1u, core::order::acq_rel);  // finished
+          }
+          if (t.shfl(removed, at)) {
+            value = t.shfl(value, at);
+            return multi ? core::op_result{core::op_status::done, ResultKind::Value, value}
+                         : core::op_result{core::op_status::done, ResultKind::Bool, 1};
+          }
+          if (!retries.again()) return {core::op_status::gave_up};
+          continue;  // lost a race on that slot: read this slab again
+        }
+        next = t.shfl(read, kAddressLane);
+        if (next == slab_alloc::kEmptyPointer) break;
+      }
+      if (no_delete_since(t, bucket, finished))
+        return multi ? core::op_result{core::op_status::done, ResultKind::Absent, 0}
+                     : core::op_result{core::op_status::done, ResultKind::Bool, 0};
+      if (!retries.again()) return {core::op_status::gave_up};
+    }
+  }
+
+  template <class Team>
+  WC_HD core::op_result insert(Team& t, uint32_t key, uint32_t value, uint32_t bucket, lane_state& alloc_state) const {
+    const bool multi = mode == slab_hash_mode::multimap;
+    core::bounded_spin<Team> retries(t, slab_words(bucket, slab_alloc::kEmptyPointer));
+    uint32_t next = slab_alloc::kEmptyPointer;
+    for (;;) {
+      uint32_t* words = slab_words(bucket, next);
+      const uint32_t read = read_slab(t, words);
+      // Map: the key itself (to replace its value) or the first EMPTY slot.
+      // Multimap: the first EMPTY slot.
+      const bool wanted = read == kEmptyKey || (!multi && read == key) ||
+                          (!multi && mutant == slab_hash_mutant::slab_local_uniqueness && read == kDeletedKey);
+      uint32_t candidates = t.ballot(wanted) & kKeyLanes;
+      bool done = false;
+      while (candidates && !done) {
+        const uint32_t at = static_cast<uint32_t>(core::lowest_lane(candidates));
+        bool ok = false;
+        if (t.lane() == at) {
+          // Fix: the paper CASes against EMPTY_PAIR even when the slot holds
+          // the key (a REPLACE of an existing key would fail forever).
+          // Compare with the pair actually there, read whole.
+          uint64_t* slot = pair_at(words, at);
+          const uint64_t seen = t.load(slot, core::order::relaxed);
+          const uint32_t k = key_of(seen);
+          const bool usable = k == kEmptyKey || (!multi && k == key) ||
+                              (!multi && mutant == slab_hash_mutant::slab_local_uniqueness && k == kDeletedKey);
+          if (usable) ok = t.cas(slot, seen, pair(key, value), core::order::relaxed) == seen;
+        }
+        done = t.shfl(ok, at);
+        if (done || mutant != slab_hash_mutant::no_reread_after_failed_cas) break;
+        candidates &= candidates - 1;  // the bug: on to the next lane of a stale read
+      }
+      if (done) return {core::op_status::done, ResultKind::None, 0};
+      if (candidates) {  // lost the slot to another warp: read this slab again
+        if (!retries.again()) return {core::op_status::gave_up};
+        continue;
+      }
+      const uint32_t after = t.shfl(read, kAddressLane);
+      if (after != slab_alloc::kEmptyPointer) {
+        next = after;
+        continue;
+      }
+      // The list is full: link a new slab, then read this slab again.
+      const uint32_t fresh = alloc.allocate(t, alloc_state);
+      if (fresh == slab_alloc::kEmptyPointer) {
+        if (t.lane() == 0) t.fail("slab_hash: SlabAlloc exhausted: every memory block is full", nullptr);
+        return {core::op_status::failed};
+      }
+      t.store(&alloc.slab(fresh)[t.lane()], kEmptyKey, core::order::weak);  // not yet published
+      t.sync();  // every lane's store before lane 31's release publishes the slab
+      if (t.lane() == kAddressLane) {
+        const uint32_t winner = t.cas(&words[kAddressLane], slab_alloc::kEmptyPointer, fresh, core::order::release);
+        if (winner != slab_alloc::kEmptyPointer) {
+          // Another warp linked its slab first.
+          if (mutant == slab_hash_mutant::link_free_winner) alloc.deallocate(t, winner);
+          else if (mutant != slab_hash_mutant::link_leak) alloc.deallocate(t, fresh);
+        }
+      }
+      t.sync();
+    }
+  }
+};
+
+}  // namespace warpcheck::structures

@@ -1,0 +1,171 @@
+#include "tools/stress_targets.hpp"
+
+#include <ostream>
+#include <sstream>
+
+#include "stress/slab_hash_target.hpp"
+#include "stress/sorted_set_target.hpp"
+#include "stress/threads_harness.hpp"
+#if WARPCHECK_HAVE_CUDA
+#include "linearizability/recorder/log_to_history.hpp"
+#include "stress/gpu/gpu_runner.hpp"
+#endif
+
+namespace warpcheck::cli {
+
+namespace {
+
+SeedRun from_sim(TargetRun&& t) {
+  SeedRun r;
+  r.fault = !t.report.ok();
+  if (r.fault) r.fault_message = std::string(sim::outcome_name(t.report.outcome)) + ": " + t.report.message;
+  r.fault_details = t.report.details;
+  r.schedule = sim::encode_schedule(t.report.schedule);
+  r.steps = t.report.steps;
+  r.history = std::move(t.history);
+  return r;
+}
+
+SeedRun from_threads(ThreadsRun&& t) {
+  SeedRun r;
+  r.fault = !t.report.ok;
+  r.fault_message = t.report.message;
+  r.history = std::move(t.history);
+  return r;
+}
+
+HistoryMeta meta_for(ModelId model, uint64_t seed, std::string config) {
+  HistoryMeta m;
+  m.model = model;
+  m.seed = seed;
+  m.config = std::move(config);
+  return m;
+}
+
+// Options every structure shares.
+template <class Config>
+void common_options(const Args& args, Backend backend, Config& c, std::ostringstream& flags) {
+  c.teams = uint32_t(args.integer("teams", backend == Backend::Gpu ? 64 : 3, 1, 1u << 20));
+  c.ops_per_lane = uint32_t(args.integer("ops-per-lane", 2, 1, 1u << 16));
+  c.keys = int64_t(args.integer("keys", 8, 1, uint64_t(1) << 32));
+  c.buckets = uint32_t(args.integer("buckets", 1, 1, 1u << 26));
+  if (auto m = args.value("mix")) c.mix = parse_op_mix(*m);
+  flags << " --teams " << c.teams << " --ops-per-lane " << c.ops_per_lane << " --keys " << c.keys << " --buckets "
+        << c.buckets << " --mix " << format_op_mix(c.mix);
+}
+
+StressTarget sorted_set_target(const Args& args, Backend backend) {
+  SortedSetConfig c;
+  std::ostringstream flags;
+  flags << "--structure sorted-set";
+  common_options(args, backend, c, flags);
+  const std::string mutant = args.value("mutant").value_or("none");
+  c.mutant = parse_sorted_set_mutant(mutant);
+  flags << " --mutant " << mutant;
+  validate(c);
+  StressTarget t;
+  t.teams = c.teams;
+  t.flags = flags.str();
+  t.summary = "sorted-set, " + std::to_string(c.teams) + " warps x 32 lanes x " + std::to_string(c.ops_per_lane) +
+              " ops, keys " + std::to_string(c.keys) + ", buckets " + std::to_string(c.buckets) + ", mix " +
+              format_op_mix(c.mix) + ", mutant " + mutant;
+  t.sim = [c](const sim::SimConfig& s) { return from_sim(run_sorted_set_sim(c, s)); };
+  t.threads = [c](uint64_t seed) {
+    SortedSetMemory memory(c.buckets);
+    const auto ops = make_workload({seed, uint64_t(c.teams) * 32 * c.ops_per_lane, c.keys, c.mix});
+    return from_threads(run_in_threads(memory.view(c.mutant), ops, c.teams, c.ops_per_lane, 32 * c.ops_per_lane,
+                                       meta_for(ModelId::Set, seed, "{\"structure\":\"sorted-set\",\"backend\":\"threads\"}")));
+  };
+#if WARPCHECK_HAVE_CUDA
+  t.gpu = [c](uint64_t seed, uint64_t spin_bound) {
+    gpu::SortedSetGpuSpec spec;
+    spec.set = c;
+    spec.seed = seed;
+    spec.spin_bound = spin_bound;
+    auto g = gpu::run_sorted_set_gpu(spec);
+    SeedRun r;
+    r.history = history_from_log(*g.log, meta_for(ModelId::Set, seed, "{\"structure\":\"sorted-set\",\"backend\":\"gpu\"}"));
+    r.fault = g.faults.count != 0;
+    if (r.fault)
+      r.fault_message = "GPU: " + std::to_string(g.faults.count) + " fault(s); first: team " + std::to_string(g.faults.team) +
+                        (g.faults.kind == 1 ? ", spin bound" : ", structure failure");
+    return r;
+  };
+#endif
+  return t;
+}
+
+StressTarget slab_hash_target(const Args& args, Backend backend) {
+  SlabHashConfig c;
+  std::ostringstream flags;
+  const std::string mode = args.value("mode").value_or("map");
+  c.mode = parse_slab_hash_mode(mode);
+  flags << "--structure slabhash --mode " << mode;
+  common_options(args, backend, c, flags);
+  const std::string mutant = args.value("mutant").value_or("none");
+  c.mutant = parse_slab_hash_mutant(mutant);
+  c.blocks_per_super = uint32_t(args.integer("memory-blocks", 2, 1, 1u << 14));
+  flags << " --mutant " << mutant << " --memory-blocks " << c.blocks_per_super;
+  validate(c);
+  const ModelId model = c.mode == structures::slab_hash_mode::map ? ModelId::Map : ModelId::Multimap;
+  StressTarget t;
+  t.teams = c.teams;
+  t.flags = flags.str();
+  t.summary = "slabhash (" + mode + "), " + std::to_string(c.teams) + " warps x 32 lanes x " +
+              std::to_string(c.ops_per_lane) + " ops, keys " + std::to_string(c.keys) + ", buckets " +
+              std::to_string(c.buckets) + ", mix " + format_op_mix(c.mix) + ", mutant " + mutant;
+  t.sim = [c](const sim::SimConfig& s) {
+    SlabHashRun run = run_slab_hash_sim(c, s);
+    SeedRun r = from_sim(std::move(run.run));
+    r.invariant_violations = std::move(run.invariant_violations);
+    return r;
+  };
+  t.threads = [c, model](uint64_t seed) {
+    SlabHashMemory memory(c);
+    const auto ops = make_workload(slab_hash_workload(c, seed));
+    ThreadsRun run = run_in_threads(memory.view(c, seed), ops, c.teams, c.ops_per_lane, 32 * c.ops_per_lane,
+                                    meta_for(model, seed, "{\"structure\":\"slabhash\",\"backend\":\"threads\"}"));
+    SeedRun r = from_threads(std::move(run));
+    if (!r.fault) r.invariant_violations = check_slab_hash_invariants(memory, memory.view(c, seed));
+    return r;
+  };
+#if WARPCHECK_HAVE_CUDA
+  t.gpu = [c, model](uint64_t seed, uint64_t spin_bound) {
+    gpu::SlabHashGpuSpec spec;
+    spec.table = c;
+    spec.seed = seed;
+    spec.spin_bound = spin_bound;
+    auto g = gpu::run_slab_hash_gpu(spec);
+    SeedRun r;
+    r.history = history_from_log(*g.log, meta_for(model, seed, "{\"structure\":\"slabhash\",\"backend\":\"gpu\"}"));
+    r.invariant_violations = std::move(g.invariant_violations);
+    r.fault = g.faults.count != 0;
+    if (r.fault)
+      r.fault_message = "GPU: " + std::to_string(g.faults.count) + " fault(s); first: team " + std::to_string(g.faults.team) +
+                        (g.faults.kind == 1 ? ", spin bound" : ", structure failure (SlabAlloc exhausted?)");
+    return r;
+  };
+#endif
+  return t;
+}
+
+}  // namespace
+
+StressTarget make_stress_target(const Args& args, Backend backend) {
+  const std::string structure = args.value("structure").value_or("slabhash");
+  if (structure == "sorted-set") return sorted_set_target(args, backend);
+  if (structure == "slabhash") return slab_hash_target(args, backend);
+  throw UsageError("--structure must be slabhash or sorted-set, got '" + structure + "'");
+}
+
+void print_mutants(std::ostream& out) {
+  out << "slabhash mutants (--structure slabhash --mode map|multimap --mutant NAME):\n";
+  for (const auto& m : slab_hash_mutants())
+    if (m.name != "none")
+      out << "  " << m.name << " [" << (m.map && m.multimap ? "map, multimap" : m.map ? "map" : "multimap") << "]: " << m.breaks
+          << "\n";
+  out << "sorted-set mutants (--structure sorted-set --mutant NAME):\n";
+  for (const auto& m : sorted_set_mutants()) out << "  " << m.name << ": " << m.breaks << "\n";
+}
+
+}  // namespace warpcheck::cli

@@ -1,0 +1,28 @@
+// The structures `warpcheck stress` can run: each turns its options into a
+// seeded run on the simulator, real threads or the GPU.
+#pragma once
+#include <functional>
+#include <string>
+
+#include "stress/stress_loop.hpp"
+#include "structures/core/sim/simulator.hpp"
+#include "tools/cli_args.hpp"
+
+namespace warpcheck::cli {
+
+enum class Backend { Sim, Threads, Gpu };
+
+struct StressTarget {
+  std::string summary;  // one line: structure, shape, mutant
+  std::string flags;    // the options that rebuild it, for the reproduce line
+  uint32_t teams = 0;
+  std::function<SeedRun(const sim::SimConfig&)> sim;  // the config's seed is the run's seed
+  std::function<SeedRun(uint64_t seed)> threads;
+  std::function<SeedRun(uint64_t seed, uint64_t spin_bound)> gpu;  // empty without CUDA
+};
+
+// `--structure sorted-set|slabhash` and its options.
+StressTarget make_stress_target(const Args& args, Backend backend);
+void print_mutants(std::ostream& out);
+
+}  // namespace warpcheck::cli
