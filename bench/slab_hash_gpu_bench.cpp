@@ -59,7 +59,7 @@ int main(int argc, char** argv) {
   const double bw = copy_bandwidth_gbs();
   std::printf("device: %s, %d SMs; device-to-device copy %.0f GB/s (read + write)\n", dev.name.c_str(), dev.sms, bw);
   const uint64_t n = quick ? 1 << 16 : 1 << 22;
-  const std::vector<double> betas = quick ? std::vector<double>{0.6, 2.0} : std::vector<double>{0.2, 0.4, 0.6, 0.8, 1.0, 1.5, 2.5, 4.0};
+  const std::vector<double> betas = quick ? std::vector<double>{0.6, 2.0} : std::vector<double>{0.2, 0.5, 1.0, 2.0, 4.0};
   // The paper's K40c (288 GB/s) peaks, scaled by bandwidth.
   const double scale = bw / 288.0;
   std::printf("paper (K40c, 288 GB/s): 512 M updates/s, 937 M queries/s; scaled by %.1fx bandwidth: %.0f and %.0f\n", scale,
@@ -86,7 +86,7 @@ int main(int argc, char** argv) {
         const double sec = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         verdict = std::string(verdict_name(cr.verdict)) + " (" + std::to_string(cr.operations) + " ops, " +
                   std::to_string(int(sec * 1000)) + " ms)";
-        bad += cr.verdict == Verdict::Violation;
+        bad += cr.verdict != Verdict::Linearizable;  // an incomplete log (UNKNOWN) is a harness bug here
       }
       if (r.faults || !r.invariant_violations.empty()) {
         ++bad;

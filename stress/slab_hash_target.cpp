@@ -14,9 +14,16 @@ std::string describe_config(const SlabHashConfig& c, const sim::SimConfig& s) {
 }
 
 SlabHashRun run_slab_hash_sim(const SlabHashConfig& c, const sim::SimConfig& sim) {
+  return run_slab_hash_sim(c, sim, make_workload(slab_hash_workload(c, sim.seed)));
+}
+
+SlabHashRun run_slab_hash_sim(const SlabHashConfig& c, const sim::SimConfig& sim, const std::vector<core::workload_op>& ops) {
   validate(c);
   if (sim.teams != c.teams || sim.lanes != 32) throw std::invalid_argument("slabhash: simulator shape must be teams x 32");
-  const auto ops = make_workload(slab_hash_workload(c, sim.seed));
+  if (ops.size() != size_t(c.teams) * 32 * c.ops_per_lane) throw std::invalid_argument("slabhash: workload size does not fit the shape");
+  for (const auto& op : ops)
+    if (op.active && (op.key < 0 || op.key > structures::slab_hash::kMaxKey))
+      throw std::invalid_argument("slabhash: key " + std::to_string(op.key) + " is a reserved word (empty or deleted)");
   SlabHashMemory memory(c);
   const structures::slab_hash table = memory.view(c, sim.seed);
   HistoryMeta meta;

@@ -15,6 +15,10 @@ struct SlabHashRun {
 };
 
 std::string describe_config(const SlabHashConfig& c, const sim::SimConfig& s);
+// One run of `ops` (teams x 32 x ops_per_lane) under sim's schedule; the
+// hash function comes from sim.seed.
+SlabHashRun run_slab_hash_sim(const SlabHashConfig& c, const sim::SimConfig& sim, const std::vector<core::workload_op>& ops);
+// The same with the Thrust workload of sim.seed.
 SlabHashRun run_slab_hash_sim(const SlabHashConfig& c, const sim::SimConfig& sim);
 
 }  // namespace warpcheck

@@ -56,9 +56,13 @@ void SortedSetMemory::name_in(sim::Simulator& s) const {
 }
 
 TargetRun run_sorted_set_sim(const SortedSetConfig& c, const sim::SimConfig& sim) {
+  return run_sorted_set_sim(c, sim, make_workload({sim.seed, uint64_t(c.teams) * 32 * c.ops_per_lane, c.keys, c.mix}));
+}
+
+TargetRun run_sorted_set_sim(const SortedSetConfig& c, const sim::SimConfig& sim, const std::vector<core::workload_op>& ops) {
   validate(c);
   if (sim.teams != c.teams || sim.lanes != 32) throw std::invalid_argument("sorted-set: simulator shape must be teams x 32");
-  const auto ops = make_workload({sim.seed, uint64_t(c.teams) * 32 * c.ops_per_lane, c.keys, c.mix});
+  if (ops.size() != size_t(c.teams) * 32 * c.ops_per_lane) throw std::invalid_argument("sorted-set: workload size does not fit the shape");
   SortedSetMemory memory(c.buckets);
   HistoryMeta meta;
   meta.model = ModelId::Set;

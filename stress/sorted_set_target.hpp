@@ -23,7 +23,9 @@ struct SortedSetMemory {
   void name_in(sim::Simulator& s) const;
 };
 
-// One run: the workload and the schedule both come from sim.seed.
+// One run of `ops` (teams x 32 x ops_per_lane) under sim's schedule.
+TargetRun run_sorted_set_sim(const SortedSetConfig& c, const sim::SimConfig& sim, const std::vector<core::workload_op>& ops);
+// The same with the Thrust workload of sim.seed.
 TargetRun run_sorted_set_sim(const SortedSetConfig& c, const sim::SimConfig& sim);
 
 }  // namespace warpcheck

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <sstream>
 
 #include "linearizability/formats.hpp"
 #include "linearizability/html_report.hpp"
@@ -24,8 +25,17 @@ namespace {
 
 const std::set<std::string> kValued = {"structure", "mode", "backend", "seeds", "seed", "teams", "ops-per-lane", "keys",
                                        "buckets", "mix", "mutant", "memory-blocks", "scheduler", "pct-depth",
-                                       "pct-steps", "spin-bound", "schedule", "out", "timeout", "times"};
-const std::set<std::string> kFlags = {"list-mutants", "keep-going", "quiet"};
+                                       "pct-steps", "spin-bound", "schedule", "out", "timeout", "times", "hot-keys",
+                                       "hot-fraction", "same-key", "churn", "workload", "shrink-tries"};
+const std::set<std::string> kFlags = {"list-mutants", "keep-going", "quiet", "no-shrink"};
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw InputError(path + ": cannot open");
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
 
 bool gpu_present() {
 #if WARPCHECK_HAVE_CUDA
@@ -55,8 +65,7 @@ const char* backend_name(Backend b) { return b == Backend::Sim ? "sim" : b == Ba
 
 std::string read_schedule(const std::string& v) {
   if (v.empty() || v[0] != '@') return v;
-  std::ifstream in(v.substr(1));
-  if (!in) throw InputError(v.substr(1) + ": cannot open the schedule file");
+  std::istringstream in(read_file(v.substr(1)));
   std::string s;
   in >> s;
   return s;
@@ -74,10 +83,12 @@ void print_summary(const StressSummary& sum, Backend backend) {
               << " steps/s (runs and recording)\n";
 }
 
-// Prints the first failure, writes its files, returns the exit code.
-int report_failure(const StressSummary& sum, const Args& args, const std::string& repro) {
+// Prints a failure, writes its files (and the workload, when it is not the
+// seed's own), returns the exit code.
+int report_failure(const StressSummary& sum, const SeedFailure* shrunk, const Ops* workload, const Args& args,
+                   const std::string& repro) {
   if (!sum.first_failure) return sum.unknown ? 2 : 0;
-  const SeedFailure& f = *sum.first_failure;
+  const SeedFailure& f = shrunk ? *shrunk : *sum.first_failure;
   std::cout << "\nFAILED at seed " << f.seed << ": ";
   if (f.run.fault) std::cout << f.run.fault_message << "\n";
   else if (!f.run.invariant_violations.empty()) std::cout << "invariant broken: " << f.run.invariant_violations[0] << "\n";
@@ -92,10 +103,15 @@ int report_failure(const StressSummary& sum, const Args& args, const std::string
     std::ofstream page(*dir + "/report.html");
     write_html_report(f.run.history, f.check, page);
     std::cout << "wrote " << *dir << "/history.bin, " << *dir << "/report.html";
+    if (workload) {
+      std::ofstream(*dir + "/workload.txt") << format_workload(*workload);
+      std::cout << ", " << *dir << "/workload.txt";
+      replay += " --workload @" + *dir + "/workload.txt";
+    }
     if (!f.run.schedule.empty()) {
       std::ofstream(*dir + "/schedule.txt") << f.run.schedule << "\n";
       std::cout << ", " << *dir << "/schedule.txt";
-      replay = " --schedule @" + *dir + "/schedule.txt";
+      replay += " --schedule @" + *dir + "/schedule.txt";
     }
     std::cout << "\n";
   }
@@ -146,12 +162,20 @@ int run_stress_command(int argc, char** argv, bool repro_mode) {
       std::cerr << "\r  " << p.done << "/" << p.total << " runs, " << p.failures << " failing, " << int(p.seconds)
                 << " s" << (p.done == p.total ? "\n" : "") << std::flush;
     };
+  // The workload: a file's, or the RapidCheck generator's for the seed.
+  std::optional<Ops> fixed;
+  if (auto w = args.value("workload")) {
+    if (w->empty() || (*w)[0] != '@') throw UsageError("--workload takes @FILE");
+    fixed = parse_workload(read_file(w->substr(1)), target.shape.slots());
+  }
+  auto ops_for = [&](uint64_t seed) { return fixed ? *fixed : materialize(target.shape, generate_slots(target.shape, seed)); };
+
   if (backend == Backend::Sim && s.scheduler == sim::SchedulerKind::Pct) {
     // PCT's k: the steps of one run, measured once with the random scheduler.
     sim::SimConfig probe = s;
     probe.scheduler = sim::SchedulerKind::Random;
     probe.seed = o.first_seed;
-    const uint64_t steps = target.sim(probe).steps;
+    const uint64_t steps = target.sim(probe, ops_for(o.first_seed)).steps;
     s.pct_steps = args.integer("pct-steps", std::max<uint64_t>(steps, 1), 1, uint64_t(1) << 40);
   }
 
@@ -162,14 +186,19 @@ int run_stress_command(int argc, char** argv, bool repro_mode) {
         sim::SimConfig cfg = s;
         cfg.seed = seed;
         cfg.replay = schedule;
-        return target.sim(cfg);
+        return target.sim(cfg, ops_for(seed));
       };
       break;
-    case Backend::Threads: run_one = target.threads; break;
+    case Backend::Threads:
+      run_one = [&](uint64_t seed) { return target.threads(seed, ops_for(seed)); };
+      break;
     case Backend::Gpu:
       if (!target.gpu) throw UsageError("--backend gpu: this build has no CUDA back-end");
       // repro on the GPU: the same seed (workload) every time.
-      run_one = [&](uint64_t seed) { return target.gpu(repro_mode ? repro_seed : seed, s.spin_bound); };
+      run_one = [&](uint64_t seed) {
+        const uint64_t run_seed = repro_mode ? repro_seed : seed;
+        return target.gpu(run_seed, s.spin_bound, ops_for(run_seed));
+      };
       break;
   }
 
@@ -190,7 +219,49 @@ int run_stress_command(int argc, char** argv, bool repro_mode) {
   if (repro_mode && backend == Backend::Sim && sum.first_failure && !sum.first_failure->run.schedule.empty() &&
       sum.first_failure->run.schedule.size() <= 2000)
     std::cout << "schedule: " << sum.first_failure->run.schedule << "\n";
-  return report_failure(sum, args, repro);
+  // Shrink a simulator failure's workload: fewer and simpler operations,
+  // kept when a run under one of a few schedule seeds (the failing seed
+  // first) still fails. Removing an operation changes every later choice of
+  // the scheduler, so one seed alone rarely fails again.
+  std::optional<SeedFailure> shrunk;
+  std::optional<Ops> shrunk_ops;
+  if (sum.first_failure && backend == Backend::Sim && !fixed && schedule.empty() && !args.flag("no-shrink")) {
+    const uint64_t seed = sum.first_failure->seed;
+    constexpr uint64_t kSeedsPerTry = 8;
+    CheckOptions quick = o.check;
+    quick.shrink = false;
+    uint64_t failing_seed = seed;
+    const ShrinkResult r = shrink_workload(
+        target.shape, seed,
+        [&](const Ops& ops) {
+          for (uint64_t k = 0; k < kSeedsPerTry; ++k) {
+            sim::SimConfig cfg = s;
+            cfg.seed = seed + k * 1000003;
+            SeedRun run = target.sim(cfg, ops);
+            if (run.failed(check_history(run.history, quick))) {
+              failing_seed = cfg.seed;
+              return true;
+            }
+          }
+          return false;
+        },
+        args.integer("shrink-tries", 200, 0, 1u << 20));
+    shrunk_ops = materialize(target.shape, r.slots);
+    sim::SimConfig cfg = s;
+    cfg.seed = r.accepted ? failing_seed : seed;
+    SeedRun run = target.sim(cfg, *shrunk_ops);
+    CheckResult check = check_history(run.history, o.check);
+    std::cout << "\nshrunk the failing workload: " << r.active_after << " of " << r.active_before << " operations left ("
+              << r.accepted << " shrinks kept of " << r.tries << " tried), failing under seed " << cfg.seed << "\n";
+    shrunk = SeedFailure{cfg.seed, std::move(run), std::move(check)};
+    if (!shrunk->run.failed(shrunk->check)) {  // cannot happen: the last kept shrink failed under that seed
+      std::cout << "the shrunk workload no longer fails: reporting the original\n";
+      shrunk.reset();
+      shrunk_ops.reset();
+    }
+  }
+  return report_failure(sum, shrunk ? &*shrunk : nullptr, shrunk_ops ? &*shrunk_ops : (fixed ? &*fixed : nullptr), args,
+                        repro);
 }
 
 int run_stress(int argc, char** argv) { return run_stress_command(argc, argv, false); }

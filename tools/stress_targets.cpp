@@ -42,45 +42,59 @@ HistoryMeta meta_for(ModelId model, uint64_t seed, std::string config) {
   return m;
 }
 
-// Options every structure shares.
+// Options every structure shares: its shape and the workload's knobs.
 template <class Config>
-void common_options(const Args& args, Backend backend, Config& c, std::ostringstream& flags) {
+WorkloadShape common_options(const Args& args, Backend backend, Config& c, std::ostringstream& flags) {
   c.teams = uint32_t(args.integer("teams", backend == Backend::Gpu ? 64 : 3, 1, 1u << 20));
   c.ops_per_lane = uint32_t(args.integer("ops-per-lane", 2, 1, 1u << 16));
   c.keys = int64_t(args.integer("keys", 8, 1, uint64_t(1) << 32));
   c.buckets = uint32_t(args.integer("buckets", 1, 1, 1u << 26));
   if (auto m = args.value("mix")) c.mix = parse_op_mix(*m);
+  WorkloadShape w;
+  w.teams = c.teams;
+  w.per_lane = c.ops_per_lane;
+  w.keys = c.keys;
+  w.mix = c.mix;
+  w.knobs.hot_keys = uint32_t(args.integer("hot-keys", 0, 0, 1u << 30));
+  w.knobs.hot_fraction = args.number("hot-fraction", w.knobs.hot_keys ? 0.5 : 0, 0, 1);
+  w.knobs.same_key_in_warp = args.number("same-key", 0, 0, 1);
+  w.knobs.churn = args.number("churn", 0, 0, 1);
   flags << " --teams " << c.teams << " --ops-per-lane " << c.ops_per_lane << " --keys " << c.keys << " --buckets "
         << c.buckets << " --mix " << format_op_mix(c.mix);
+  if (w.knobs.hot_keys) flags << " --hot-keys " << w.knobs.hot_keys << " --hot-fraction " << w.knobs.hot_fraction;
+  if (w.knobs.same_key_in_warp) flags << " --same-key " << w.knobs.same_key_in_warp;
+  if (w.knobs.churn) flags << " --churn " << w.knobs.churn;
+  return w;
 }
 
 StressTarget sorted_set_target(const Args& args, Backend backend) {
   SortedSetConfig c;
   std::ostringstream flags;
   flags << "--structure sorted-set";
-  common_options(args, backend, c, flags);
+  WorkloadShape shape = common_options(args, backend, c, flags);
   const std::string mutant = args.value("mutant").value_or("none");
   c.mutant = parse_sorted_set_mutant(mutant);
   flags << " --mutant " << mutant;
   validate(c);
   StressTarget t;
   t.teams = c.teams;
+  t.shape = shape;
   t.flags = flags.str();
   t.summary = "sorted-set, " + std::to_string(c.teams) + " warps x 32 lanes x " + std::to_string(c.ops_per_lane) +
               " ops, keys " + std::to_string(c.keys) + ", buckets " + std::to_string(c.buckets) + ", mix " +
               format_op_mix(c.mix) + ", mutant " + mutant;
-  t.sim = [c](const sim::SimConfig& s) { return from_sim(run_sorted_set_sim(c, s)); };
-  t.threads = [c](uint64_t seed) {
+  t.sim = [c](const sim::SimConfig& s, const Ops& ops) { return from_sim(run_sorted_set_sim(c, s, ops)); };
+  t.threads = [c](uint64_t seed, const Ops& ops) {
     SortedSetMemory memory(c.buckets);
-    const auto ops = make_workload({seed, uint64_t(c.teams) * 32 * c.ops_per_lane, c.keys, c.mix});
     return from_threads(run_in_threads(memory.view(c.mutant), ops, c.teams, c.ops_per_lane, 32 * c.ops_per_lane,
                                        meta_for(ModelId::Set, seed, "{\"structure\":\"sorted-set\",\"backend\":\"threads\"}")));
   };
 #if WARPCHECK_HAVE_CUDA
-  t.gpu = [c](uint64_t seed, uint64_t spin_bound) {
+  t.gpu = [c](uint64_t seed, uint64_t spin_bound, const Ops& ops) {
     gpu::SortedSetGpuSpec spec;
     spec.set = c;
     spec.seed = seed;
+    spec.ops = &ops;
     spec.spin_bound = spin_bound;
     auto g = gpu::run_sorted_set_gpu(spec);
     SeedRun r;
@@ -101,7 +115,8 @@ StressTarget slab_hash_target(const Args& args, Backend backend) {
   const std::string mode = args.value("mode").value_or("map");
   c.mode = parse_slab_hash_mode(mode);
   flags << "--structure slabhash --mode " << mode;
-  common_options(args, backend, c, flags);
+  WorkloadShape shape = common_options(args, backend, c, flags);
+  shape.kinds = slab_hash_workload(c, 0).kinds;
   const std::string mutant = args.value("mutant").value_or("none");
   c.mutant = parse_slab_hash_mutant(mutant);
   c.blocks_per_super = uint32_t(args.integer("memory-blocks", 2, 1, 1u << 14));
@@ -110,19 +125,19 @@ StressTarget slab_hash_target(const Args& args, Backend backend) {
   const ModelId model = c.mode == structures::slab_hash_mode::map ? ModelId::Map : ModelId::Multimap;
   StressTarget t;
   t.teams = c.teams;
+  t.shape = shape;
   t.flags = flags.str();
   t.summary = "slabhash (" + mode + "), " + std::to_string(c.teams) + " warps x 32 lanes x " +
               std::to_string(c.ops_per_lane) + " ops, keys " + std::to_string(c.keys) + ", buckets " +
               std::to_string(c.buckets) + ", mix " + format_op_mix(c.mix) + ", mutant " + mutant;
-  t.sim = [c](const sim::SimConfig& s) {
-    SlabHashRun run = run_slab_hash_sim(c, s);
+  t.sim = [c](const sim::SimConfig& s, const Ops& ops) {
+    SlabHashRun run = run_slab_hash_sim(c, s, ops);
     SeedRun r = from_sim(std::move(run.run));
     r.invariant_violations = std::move(run.invariant_violations);
     return r;
   };
-  t.threads = [c, model](uint64_t seed) {
+  t.threads = [c, model](uint64_t seed, const Ops& ops) {
     SlabHashMemory memory(c);
-    const auto ops = make_workload(slab_hash_workload(c, seed));
     ThreadsRun run = run_in_threads(memory.view(c, seed), ops, c.teams, c.ops_per_lane, 32 * c.ops_per_lane,
                                     meta_for(model, seed, "{\"structure\":\"slabhash\",\"backend\":\"threads\"}"));
     SeedRun r = from_threads(std::move(run));
@@ -130,10 +145,11 @@ StressTarget slab_hash_target(const Args& args, Backend backend) {
     return r;
   };
 #if WARPCHECK_HAVE_CUDA
-  t.gpu = [c, model](uint64_t seed, uint64_t spin_bound) {
+  t.gpu = [c, model](uint64_t seed, uint64_t spin_bound, const Ops& ops) {
     gpu::SlabHashGpuSpec spec;
     spec.table = c;
     spec.seed = seed;
+    spec.ops = &ops;
     spec.spin_bound = spin_bound;
     auto g = gpu::run_slab_hash_gpu(spec);
     SeedRun r;
@@ -142,7 +158,7 @@ StressTarget slab_hash_target(const Args& args, Backend backend) {
     r.fault = g.faults.count != 0;
     if (r.fault)
       r.fault_message = "GPU: " + std::to_string(g.faults.count) + " fault(s); first: team " + std::to_string(g.faults.team) +
-                        (g.faults.kind == 1 ? ", spin bound" : ", structure failure (SlabAlloc exhausted?)");
+                        (g.faults.kind == 1 ? ", spin bound" : ", structure failure (SlabAlloc exhausted, or a slab list cycle)");
     return r;
   };
 #endif

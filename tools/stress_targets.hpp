@@ -5,6 +5,7 @@
 #include <string>
 
 #include "stress/stress_loop.hpp"
+#include "stress/workload_gen.hpp"
 #include "structures/core/sim/simulator.hpp"
 #include "tools/cli_args.hpp"
 
@@ -12,13 +13,17 @@ namespace warpcheck::cli {
 
 enum class Backend { Sim, Threads, Gpu };
 
+using Ops = std::vector<core::workload_op>;
+
+// A structure ready to run a workload (teams x 32 x per-lane operations).
 struct StressTarget {
   std::string summary;  // one line: structure, shape, mutant
   std::string flags;    // the options that rebuild it, for the reproduce line
   uint32_t teams = 0;
-  std::function<SeedRun(const sim::SimConfig&)> sim;  // the config's seed is the run's seed
-  std::function<SeedRun(uint64_t seed)> threads;
-  std::function<SeedRun(uint64_t seed, uint64_t spin_bound)> gpu;  // empty without CUDA
+  WorkloadShape shape;  // what its workloads look like
+  std::function<SeedRun(const sim::SimConfig&, const Ops&)> sim;  // the config's seed: schedule (and hash function)
+  std::function<SeedRun(uint64_t seed, const Ops&)> threads;
+  std::function<SeedRun(uint64_t seed, uint64_t spin_bound, const Ops&)> gpu;  // empty without CUDA
 };
 
 // `--structure sorted-set|slabhash` and its options.

@@ -36,6 +36,7 @@ struct SortedSetGpuSpec {
   core::clock_kind clock = core::clock_kind::global_timer;
   uint64_t spin_bound = 1u << 20;
   uint32_t repeats = 1;       // timed launches (fresh structure each); the log is the last one's
+  const std::vector<core::workload_op>* ops = nullptr;  // the workload; null: Thrust's of `seed`, made on the device
 };
 
 struct SortedSetGpuRun {
@@ -50,7 +51,8 @@ SortedSetGpuRun run_sorted_set_gpu(const SortedSetGpuSpec& spec);
 // the table copied back and its quiescent invariants checked.
 struct SlabHashGpuSpec {
   SlabHashConfig table;
-  uint64_t seed = 1;
+  uint64_t seed = 1;  // the hash function, and the workload when `ops` is null
+  const std::vector<core::workload_op>* ops = nullptr;
   core::clock_kind clock = core::clock_kind::global_timer;
   uint64_t spin_bound = 1u << 20;
 };

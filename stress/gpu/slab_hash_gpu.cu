@@ -1,5 +1,6 @@
 #include <thrust/device_vector.h>
 #include <thrust/execution_policy.h>
+#include <thrust/copy.h>
 #include <thrust/tabulate.h>
 
 #include <algorithm>
@@ -130,8 +131,13 @@ SlabHashGpuRun run_slab_hash_gpu(const SlabHashGpuSpec& spec) {
   validate(c);
   const uint64_t n_ops = uint64_t(c.teams) * 32 * c.ops_per_lane;
   thrust::device_vector<core::workload_op> ops(n_ops);
-  thrust::tabulate(thrust::device, ops.begin(), ops.end(),
-                   [g = make_generator(slab_hash_workload(c, spec.seed))] __device__(uint64_t i) { return g(i); });
+  if (spec.ops) {
+    if (spec.ops->size() != n_ops) throw std::invalid_argument("gpu: workload size does not fit the shape");
+    thrust::copy(spec.ops->begin(), spec.ops->end(), ops.begin());
+  } else {
+    thrust::tabulate(thrust::device, ops.begin(), ops.end(),
+                     [g = make_generator(slab_hash_workload(c, spec.seed))] __device__(uint64_t i) { return g(i); });
+  }
   DeviceTable table(c);
   DeviceLog log(c.teams, c.log_capacity ? c.log_capacity : 32 * c.ops_per_lane, spec.clock);
   DeviceBuffer<cuda_backend::device_faults> faults(1);
@@ -173,7 +179,8 @@ SlabHashBenchResult run_slab_hash_bench(const SlabHashBenchSpec& spec) {
   const cuda_backend::device_context ctx{uint64_t(1) << 22, faults.p};
   thrust::device_vector<core::workload_op> ops(n);
   std::unique_ptr<DeviceLog> log;
-  if (spec.record) log = std::make_unique<DeviceLog>(c.teams, kPhases, core::clock_kind::global_timer);
+  // Every lane of every warp records one operation per phase.
+  if (spec.record) log = std::make_unique<DeviceLog>(c.teams, 32 * c.ops_per_lane * kPhases, core::clock_kind::global_timer);
 
   std::vector<std::vector<double>> ms(kPhases);
   SlabHashBenchResult r;

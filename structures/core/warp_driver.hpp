@@ -24,7 +24,9 @@ template <class Team, class Structure>
 WC_HD bool run_team_ops(Team& t, const Structure& s, team_ops work, const history_log* log) {
   typename Structure::lane_state state{};
   uint32_t next = 0;
+  const workload_op* mine = work.ops + size_t(t.lane()) * work.per_lane;
   for (;;) {
+    while (next < work.per_lane && !mine[next].active) ++next;  // empty slots
     const uint32_t waiting = t.ballot(next < work.per_lane);
     if (!waiting) return true;
     const uint32_t src = static_cast<uint32_t>(lowest_lane(waiting));

@@ -12,6 +12,7 @@ struct workload_op {
   int64_t key = 0;
   int64_t value = 0;
   OpKind kind = OpKind::Contains;
+  bool active = true;  // false: an empty slot (a shrunk workload keeps its shape)
 };
 
 enum class op_status : uint8_t {

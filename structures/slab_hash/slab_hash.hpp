@@ -115,6 +115,17 @@ struct slab_hash {
   }
   WC_HD static uint64_t* pair_at(uint32_t* words, uint32_t lane) { return reinterpret_cast<uint64_t*>(words + lane); }
 
+  // Follows a link, counting hops: a list longer than the allocator has
+  // slabs is a cycle (a slab freed while linked, then linked again), and a
+  // walk must not go round it forever. Returns false (fault reported) then.
+  template <class Team>
+  WC_HD bool follow(Team& t, uint32_t& next, uint32_t link, uint32_t& hops) const {
+    next = link;
+    if (++hops <= alloc.blocks() * slab_alloc::kSlabsPerBlock) return true;
+    if (t.lane() == 0) t.fail("slab_hash: a slab list longer than the allocator's slabs (a cycle)", nullptr);
+    return false;
+  }
+
   // The absent answer's window (multimap): finished deletes before, started after.
   template <class Team>
   WC_HD uint32_t deletes_finished(Team& t, uint32_t bucket) const {
@@ -132,7 +143,7 @@ struct slab_hash {
     core::bounded_spin<Team> retries(t, slab_words(bucket, slab_alloc::kEmptyPointer));
     for (;;) {
       const uint32_t finished = mode == slab_hash_mode::multimap ? deletes_finished(t, bucket) : 0;
-      uint32_t next = slab_alloc::kEmptyPointer;  // the base slab
+      uint32_t next = slab_alloc::kEmptyPointer, hops = 0;  // the base slab
       for (;;) {
         uint32_t* words = slab_words(bucket, next);
         const uint32_t read = read_slab(t, words);
@@ -160,8 +171,9 @@ struct slab_hash {
           if (!retries.again()) return {core::op_status::gave_up};
           continue;  // the pair changed under us: read this slab again
         }
-        next = t.shfl(read, kAddressLane);
-        if (next == slab_alloc::kEmptyPointer) break;
+        const uint32_t link = t.shfl(read, kAddressLane);
+        if (link == slab_alloc::kEmptyPointer) break;
+        if (!follow(t, next, link, hops)) return {core::op_status::failed};
       }
       if (no_delete_since(t, bucket, finished)) return {core::op_status::done, ResultKind::Absent, 0};
       if (!retries.again()) return {core::op_status::gave_up};  // deletes kept running: scan again
@@ -174,7 +186,7 @@ struct slab_hash {
     core::bounded_spin<Team> retries(t, slab_words(bucket, slab_alloc::kEmptyPointer));
     for (;;) {
       const uint32_t finished = multi ? deletes_finished(t, bucket) : 0;
-      uint32_t next = slab_alloc::kEmptyPointer;
+      uint32_t next = slab_alloc::kEmptyPointer, hops = 0;
       for (;;) {
         uint32_t* words = slab_words(bucket, next);
         const uint32_t read = read_slab(t, words);
@@ -214,8 +226,9 @@ struct slab_hash {
           if (!retries.again()) return {core::op_status::gave_up};
           continue;  // lost a race on that slot: read this slab again
         }
-        next = t.shfl(read, kAddressLane);
-        if (next == slab_alloc::kEmptyPointer) break;
+        const uint32_t link = t.shfl(read, kAddressLane);
+        if (link == slab_alloc::kEmptyPointer) break;
+        if (!follow(t, next, link, hops)) return {core::op_status::failed};
       }
       if (no_delete_since(t, bucket, finished))
         return multi ? core::op_result{core::op_status::done, ResultKind::Absent, 0}
@@ -228,7 +241,7 @@ struct slab_hash {
   WC_HD core::op_result insert(Team& t, uint32_t key, uint32_t value, uint32_t bucket, lane_state& alloc_state) const {
     const bool multi = mode == slab_hash_mode::multimap;
     core::bounded_spin<Team> retries(t, slab_words(bucket, slab_alloc::kEmptyPointer));
-    uint32_t next = slab_alloc::kEmptyPointer;
+    uint32_t next = slab_alloc::kEmptyPointer, hops = 0;
     for (;;) {
       uint32_t* words = slab_words(bucket, next);
       const uint32_t read = read_slab(t, words);
@@ -263,7 +276,7 @@ struct slab_hash {
       }
       const uint32_t after = t.shfl(read, kAddressLane);
       if (after != slab_alloc::kEmptyPointer) {
-        next = after;
+        if (!follow(t, next, after, hops)) return {core::op_status::failed};
         continue;
       }
       // The list is full: link a new slab, then read this slab again.

@@ -1,0 +1,64 @@
+// Stress workloads from RapidCheck generators: seeded, so a seed names its
+// workload, and shrinkable, so a failing workload can be made smaller
+// (operations emptied, keys lowered, kinds simplified) while it still fails.
+//
+// A workload is teams x 32 lanes x per_lane slots. Contention knobs:
+//  - hot keys: a fraction of the operations on a few hot keys;
+//  - same key in a warp: a lane takes the key of the lane before it;
+//  - churn: an erase is followed, in its lane, by a re-insert of its key.
+// Inserted values are the slot's index + 1: unique in every workload,
+// shrunk ones included.
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "stress/workload.hpp"
+
+namespace warpcheck {
+
+struct ContentionKnobs {
+  uint32_t hot_keys = 0;       // how many hot keys (0: none)
+  double hot_fraction = 0;     // of the operations, on them
+  double same_key_in_warp = 0; // chance a lane takes the previous lane's key
+  double churn = 0;            // chance an erase is followed by a re-insert
+};
+
+struct WorkloadShape {
+  uint32_t teams = 1, per_lane = 1;
+  int64_t keys = 8;
+  OpMix mix;
+  OpKinds kinds;
+  ContentionKnobs knobs;
+  size_t slots() const { return size_t(teams) * 32 * per_lane; }
+};
+
+// One slot as generated; materialize() turns slots into operations.
+struct GenSlot {
+  uint8_t what = 0;        // 0 insert, 1 erase, 2 search, 3 empty
+  uint32_t key = 0;        // index into [0, keys)
+  bool copy_prev = false;  // take the previous lane's key
+  bool churn = false;      // an erase whose lane re-inserts its key next
+};
+
+std::vector<GenSlot> generate_slots(const WorkloadShape& shape, uint64_t seed);
+std::vector<core::workload_op> materialize(const WorkloadShape& shape, const std::vector<GenSlot>& slots);
+
+// Shrinks a failing workload: tries the generator's shrinks (RapidCheck's
+// order), keeping each that `still_fails`, within `max_tries` runs.
+struct ShrinkResult {
+  std::vector<GenSlot> slots;
+  size_t tries = 0, accepted = 0;
+  size_t active_before = 0, active_after = 0;
+};
+ShrinkResult shrink_workload(const WorkloadShape& shape, uint64_t seed,
+                             const std::function<bool(const std::vector<core::workload_op>&)>& still_fails,
+                             size_t max_tries);
+
+// Text form, one operation per line ("upsert 5 129", "find 3", "-" for an
+// empty slot), for --workload @FILE. Reading checks the count and kinds.
+std::string format_workload(const std::vector<core::workload_op>& ops);
+std::vector<core::workload_op> parse_workload(const std::string& text, size_t slots);
+
+}  // namespace warpcheck
