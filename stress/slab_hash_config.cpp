@@ -41,7 +41,6 @@ const std::vector<SlabHashMutantInfo>& slab_hash_mutants() {
       {"link_leak", "a losing slab-link CAS keeps its new slab allocated: a leak", true, true},
       {"link_free_winner", "a losing slab-link CAS frees the winner's slab: use after free", true, true},
       {"no_reread_after_failed_cas", "after a failed CAS, REPLACE tries the next lane of its stale read instead of reading the slab again: duplicate keys (in multimap mode a duplicate is no bug)", true, false},
-      {"unvalidated_absent", "the paper's multimap SEARCH/DELETE: an absent answer from one scan, while slots are reused", false, true},
   };
   return m;
 }
@@ -76,14 +75,12 @@ void slab_hash_function(uint64_t seed, uint32_t& a, uint32_t& b) {
 
 SlabHashMemory::SlabHashMemory(const SlabHashConfig& c)
     : base_slabs(size_t(c.buckets) * 32, slab_hash::kEmptyKey),
-      delete_counts(size_t(c.buckets) * 2, 0),
       slabs(size_t(c.super_blocks) * c.blocks_per_super * slab_alloc::kSlabsPerBlock * 32, slab_hash::kEmptyKey),
       bitmaps(size_t(c.super_blocks) * c.blocks_per_super * 32, 0) {}
 
 slab_hash SlabHashMemory::view(const SlabHashConfig& c, uint64_t seed) {
   slab_hash h;
   h.base_slabs = base_slabs.data();
-  h.delete_counts = delete_counts.data();
   h.alloc.slabs = slabs.data();
   h.alloc.bitmaps = bitmaps.data();
   h.alloc.super_blocks = c.super_blocks;

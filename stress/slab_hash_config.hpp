@@ -40,7 +40,7 @@ WorkloadSpec slab_hash_workload(const SlabHashConfig& c, uint64_t seed);
 
 // The table's memory, in host memory (the simulator's, or a copy of the GPU's).
 struct SlabHashMemory {
-  std::vector<uint32_t> base_slabs, delete_counts, slabs, bitmaps;
+  std::vector<uint32_t> base_slabs, slabs, bitmaps;
   explicit SlabHashMemory(const SlabHashConfig& c);
   structures::slab_hash view(const SlabHashConfig& c, uint64_t seed);
 };

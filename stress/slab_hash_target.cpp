@@ -4,6 +4,13 @@
 
 namespace warpcheck {
 
+void register_shadow_pools(sim::Simulator& s, SlabHashMemory& memory, const SlabHashConfig& c) {
+  auto& shadow = s.shadow();
+  shadow.add_pool(memory.slabs.data(), 128, memory.slabs.size() / 32, "slabs", core::unit_state::uninitialized);
+  shadow.add_pool(memory.base_slabs.data(), 128, c.buckets, "base slabs", core::unit_state::allocated);
+  shadow.add_pool(memory.bitmaps.data(), 128, memory.bitmaps.size() / 32, "bitmaps", core::unit_state::allocated);
+}
+
 std::string describe_config(const SlabHashConfig& c, const sim::SimConfig& s) {
   return "{\"structure\":\"slabhash\",\"backend\":\"sim\",\"mode\":\"" +
          std::string(c.mode == structures::slab_hash_mode::map ? "map" : "multimap") + "\",\"teams\":" +
@@ -32,13 +39,8 @@ SlabHashRun run_slab_hash_sim(const SlabHashConfig& c, const sim::SimConfig& sim
   meta.config = describe_config(c, sim);
   const uint32_t capacity = c.log_capacity ? c.log_capacity : 32 * c.ops_per_lane;
   SlabHashRun out;
-  out.run = run_in_simulator(table, {&ops, c.ops_per_lane, capacity, meta}, sim, [&](sim::Simulator& s) {
-    auto& shadow = s.shadow();
-    shadow.add_pool(memory.slabs.data(), 128, memory.slabs.size() / 32, "slabs", core::unit_state::uninitialized);
-    shadow.add_pool(memory.base_slabs.data(), 128, c.buckets, "base slabs", core::unit_state::allocated);
-    shadow.add_pool(memory.bitmaps.data(), 128, memory.bitmaps.size() / 32, "bitmaps", core::unit_state::allocated);
-    shadow.add_pool(memory.delete_counts.data(), 8, c.buckets, "delete counts", core::unit_state::allocated);
-  });
+  out.run = run_in_simulator(table, {&ops, c.ops_per_lane, capacity, meta}, sim,
+                             [&](sim::Simulator& s) { register_shadow_pools(s, memory, c); });
   if (out.run.report.ok()) out.invariant_violations = check_slab_hash_invariants(memory, table);
   return out;
 }

@@ -14,6 +14,11 @@ struct SlabHashRun {
   std::vector<std::string> invariant_violations;  // checked when the run completed
 };
 
+// Registers the table's memory with the simulator's shadow state: slabs
+// (never allocated until SlabAlloc hands them out), base slabs, and bitmaps
+// (named in reports).
+void register_shadow_pools(sim::Simulator& s, SlabHashMemory& memory, const SlabHashConfig& c);
+
 std::string describe_config(const SlabHashConfig& c, const sim::SimConfig& s);
 // One run of `ops` (teams x 32 x ops_per_lane) under sim's schedule; the
 // hash function comes from sim.seed.

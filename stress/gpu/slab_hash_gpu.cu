@@ -18,24 +18,21 @@ using structures::slab_hash;
 
 // The table's memory on the device, laid out as SlabHashMemory on the host.
 struct DeviceTable {
-  DeviceBuffer<uint32_t> base_slabs, delete_counts, slabs, bitmaps;
+  DeviceBuffer<uint32_t> base_slabs, slabs, bitmaps;
   explicit DeviceTable(const SlabHashConfig& c)
       : base_slabs(size_t(c.buckets) * 32),
-        delete_counts(size_t(c.buckets) * 2),
         slabs(size_t(c.super_blocks) * c.blocks_per_super * slab_alloc::kSlabsPerBlock * 32),
         bitmaps(size_t(c.super_blocks) * c.blocks_per_super * 32) {
     reset();
   }
   void reset() {
     base_slabs.fill_bytes(0xFF);  // EMPTY keys, values and next pointers
-    delete_counts.zero();
     slabs.fill_bytes(0xFF);
     bitmaps.zero();
   }
   slab_hash view(const SlabHashConfig& c, uint64_t seed) const {
     slab_hash h;
     h.base_slabs = base_slabs.p;
-    h.delete_counts = delete_counts.p;
     h.alloc.slabs = slabs.p;
     h.alloc.bitmaps = bitmaps.p;
     h.alloc.super_blocks = c.super_blocks;
@@ -48,7 +45,6 @@ struct DeviceTable {
   }
   void to_host(SlabHashMemory& m) const {
     base_slabs.to_host(m.base_slabs);
-    delete_counts.to_host(m.delete_counts);
     slabs.to_host(m.slabs);
     bitmaps.to_host(m.bitmaps);
   }
@@ -151,7 +147,6 @@ SlabHashGpuRun run_slab_hash_gpu(const SlabHashGpuSpec& spec) {
   table.to_host(host);
   slab_hash host_view = view;
   host_view.base_slabs = host.base_slabs.data();
-  host_view.delete_counts = host.delete_counts.data();
   host_view.alloc.slabs = host.slabs.data();
   host_view.alloc.bitmaps = host.bitmaps.data();
   if (!run.faults.count) run.invariant_violations = check_slab_hash_invariants(host, host_view);
@@ -214,7 +209,6 @@ SlabHashBenchResult run_slab_hash_bench(const SlabHashBenchSpec& spec) {
   table.to_host(host);
   slab_hash host_view = view;
   host_view.base_slabs = host.base_slabs.data();
-  host_view.delete_counts = host.delete_counts.data();
   host_view.alloc.slabs = host.slabs.data();
   host_view.alloc.bitmaps = host.bitmaps.data();
   r.invariant_violations = check_slab_hash_invariants(host, host_view);

@@ -314,7 +314,9 @@ void Simulator::describe_blocked(RunReport& r) const {
       uint32_t j = i + 1;
       while (j < config_.lanes) {
         const Lane& m = lanes_[t * config_.lanes + j];
-        if (m.state != l.state || m.waiting != l.waiting || m.on != l.on || m.at != l.at || m.spin_on != l.spin_on) break;
+        const bool same = m.state == l.state && m.spin_on == l.spin_on &&
+                          (l.spin_on || (m.waiting == l.waiting && m.on == l.on && m.at == l.at));
+        if (!same) break;  // lanes spinning on one word group together, whichever step of the loop they are at
         ++j;
       }
       std::ostringstream p;
