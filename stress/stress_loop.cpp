@@ -29,6 +29,7 @@ StressSummary run_stress(const std::function<SeedRun(uint64_t seed)>& run_one, c
       case Verdict::Unknown: ++s.unknown; break;
     }
     const bool failed = run.failed(check);
+    s.failed_runs += failed;
     if (failed && !s.first_failure) s.first_failure = SeedFailure{seed, std::move(run), std::move(check)};
     if (o.progress && (clock::now() - last_report > std::chrono::seconds(1) || i + 1 == o.seeds)) {
       last_report = clock::now();

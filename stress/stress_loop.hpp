@@ -46,6 +46,7 @@ struct StressOptions {
 struct StressSummary {
   uint64_t runs = 0, operations = 0, steps = 0;
   uint64_t linearizable = 0, violations = 0, unknown = 0, faults = 0, invariant_failures = 0;
+  uint64_t failed_runs = 0;  // runs with any of the three
   double run_seconds = 0, check_seconds = 0;
   std::optional<SeedFailure> first_failure;
   bool failed() const { return violations + faults + invariant_failures > 0; }

@@ -26,11 +26,15 @@ run() {  # run NAME WANTED_EXIT WARPCHECK_ARGS...
   fi
 }
 
-run "stress: sorted-array set, 300 seeds" 0 stress --structure sorted-set --seeds 300 --quiet
-run "stress: sorted-array set, 100 seeds, buckets 4, 4 warps (simulator, PCT)" 0 \
-  stress --structure sorted-set --backend sim --scheduler pct --teams 4 --keys 64 --buckets 4 --seeds 100 --quiet
-run "stress: planted bug unlocked_contains (expected to be caught)" 1 \
-  stress --structure sorted-set --backend sim --mutant unlocked_contains --seeds 100 --quiet --out "$out/unlocked_contains"
+# The slab hash, both modes, on the GPU when there is one, else the simulator.
+run "stress: slab hash (map), 300 seeds" 0 stress --structure slabhash --mode map --seeds 300 --quiet
+run "stress: slab hash (multimap), 300 seeds" 0 stress --structure slabhash --mode multimap --seeds 300 --quiet
+run "stress: slab hash (map), hot keys and churn, 100 seeds" 0 \
+  stress --structure slabhash --mode map --keys 64 --hot-keys 2 --hot-fraction 0.7 --churn 0.5 --seeds 100 --quiet
+run "stress: sorted-array set, 100 seeds" 0 stress --structure sorted-set --seeds 100 --quiet
+# A planted bug, caught, shrunk, with the command that reproduces it.
+run "stress: planted bug torn_read (expected to be caught)" 1 \
+  stress --structure slabhash --mode map --backend sim --mutant torn_read --seeds 100 --quiet --out "$out/torn_read"
 "$warpcheck" gen --model set --ops 200000 --keys 5000 --overlap 200 --seed 1 --out "$out/set.bin"
 run "set, 200k operations" 0 check "$out/set.bin"
 "$warpcheck" gen --model map --ops 100000 --keys 64 --overlap 16 --pending 0.001 --seed 2 --out "$out/map.jsonl"
