@@ -23,6 +23,9 @@ struct SortedSetConfig {
 // Throws std::invalid_argument for an impossible configuration.
 void validate(const SortedSetConfig& c);
 
+// The Thrust workload of a seed (insert, erase, contains on [0, keys)).
+WorkloadSpec sorted_set_workload(const SortedSetConfig& c, uint64_t seed);
+
 struct MutantInfo {
   std::string name, breaks;
 };

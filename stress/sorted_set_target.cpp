@@ -16,6 +16,15 @@ void validate(const SortedSetConfig& c) {
          " buckets): a bucket could overflow");
 }
 
+WorkloadSpec sorted_set_workload(const SortedSetConfig& c, uint64_t seed) {
+  WorkloadSpec w;
+  w.seed = seed;
+  w.operations = uint64_t(c.teams) * 32 * c.ops_per_lane;
+  w.keys = c.keys;
+  w.mix = c.mix;
+  return w;
+}
+
 const std::vector<MutantInfo>& sorted_set_mutants() {
   static const std::vector<MutantInfo> m = {
       {"unlocked_contains", "contains reads the bucket without its lock and can see a shift half done"},
@@ -56,7 +65,7 @@ void SortedSetMemory::name_in(sim::Simulator& s) const {
 }
 
 TargetRun run_sorted_set_sim(const SortedSetConfig& c, const sim::SimConfig& sim) {
-  return run_sorted_set_sim(c, sim, make_workload({sim.seed, uint64_t(c.teams) * 32 * c.ops_per_lane, c.keys, c.mix}));
+  return run_sorted_set_sim(c, sim, make_workload(sorted_set_workload(c, sim.seed)));
 }
 
 TargetRun run_sorted_set_sim(const SortedSetConfig& c, const sim::SimConfig& sim, const std::vector<core::workload_op>& ops) {

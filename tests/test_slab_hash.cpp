@@ -281,8 +281,11 @@ TEST(StressWorkloads, SeededKnobbedAndReadBack) {
     }
   // Unique values, and a text form that reads back.
   std::set<int64_t> values;
-  for (const auto& op : a)
-    if (op.kind == OpKind::Insert) EXPECT_TRUE(values.insert(op.value).second);
+  for (const auto& op : a) {
+    if (op.kind == OpKind::Insert) {
+      EXPECT_TRUE(values.insert(op.value).second);
+    }
+  }
   EXPECT_EQ(format_workload(parse_workload(format_workload(a), a.size())), format_workload(a));
   EXPECT_THROW(parse_workload("insert x\n", 1), std::invalid_argument);
   EXPECT_THROW(parse_workload("-\n", 2), std::invalid_argument);

@@ -25,7 +25,7 @@ int main(int argc, char** argv) {
   validate(c);
   const uint64_t seed = std::strtoull(argv[1], nullptr, 10);
   SortedSetMemory memory(c.buckets);
-  const auto ops = make_workload({seed, uint64_t(c.teams) * 32 * c.ops_per_lane, c.keys, c.mix});
+  const auto ops = make_workload(sorted_set_workload(c, seed));
   HistoryMeta meta;
   meta.model = ModelId::Set;
   meta.seed = seed;

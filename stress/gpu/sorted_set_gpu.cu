@@ -75,7 +75,7 @@ SortedSetGpuRun run_sorted_set_gpu(const SortedSetGpuSpec& spec) {
     thrust::copy(spec.ops->begin(), spec.ops->end(), ops.begin());
   } else {
     thrust::tabulate(thrust::device, ops.begin(), ops.end(),
-                     [g = make_generator({spec.seed, n_ops, c.keys, c.mix})] __device__(uint64_t i) { return g(i); });
+                     [g = make_generator(sorted_set_workload(c, spec.seed))] __device__(uint64_t i) { return g(i); });
   }
   DeviceBuffer<uint32_t> locks(c.buckets), sizes(c.buckets);
   DeviceBuffer<int32_t> keys(size_t(c.buckets) * structures::sorted_array_set::kSlots);

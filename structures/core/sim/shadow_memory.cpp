@@ -49,7 +49,12 @@ std::optional<std::string> ShadowMemory::name_of(const void* address) const {
   const Pool* p = find(a);
   if (!p) return std::nullopt;
   const uint64_t off = (a - p->begin) % p->unit_bytes;
-  return p->name + "[" + std::to_string((a - p->begin) / p->unit_bytes) + "]" + (off ? "+" + std::to_string(off) : "");
+  std::string name = p->name;
+  name += '[';
+  name += std::to_string((a - p->begin) / p->unit_bytes);
+  name += ']';
+  if (off) name += '+' + std::to_string(off);
+  return name;
 }
 
 std::optional<ShadowViolation> ShadowMemory::check_slow(const void* address, core::access a) const {
