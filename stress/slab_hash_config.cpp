@@ -78,11 +78,11 @@ SlabHashMemory::SlabHashMemory(const SlabHashConfig& c)
       slabs(size_t(c.super_blocks) * c.blocks_per_super * slab_alloc::kSlabsPerBlock * 32, slab_hash::kEmptyKey),
       bitmaps(size_t(c.super_blocks) * c.blocks_per_super * 32, 0) {}
 
-slab_hash SlabHashMemory::view(const SlabHashConfig& c, uint64_t seed) {
+slab_hash slab_hash_view(const SlabHashConfig& c, uint64_t seed, uint32_t* base_slabs, uint32_t* slabs, uint32_t* bitmaps) {
   slab_hash h;
-  h.base_slabs = base_slabs.data();
-  h.alloc.slabs = slabs.data();
-  h.alloc.bitmaps = bitmaps.data();
+  h.base_slabs = base_slabs;
+  h.alloc.slabs = slabs;
+  h.alloc.bitmaps = bitmaps;
   h.alloc.super_blocks = c.super_blocks;
   h.alloc.blocks_per_super = c.blocks_per_super;
   h.buckets = c.buckets;
@@ -90,6 +90,10 @@ slab_hash SlabHashMemory::view(const SlabHashConfig& c, uint64_t seed) {
   h.mode = c.mode;
   h.mutant = c.mutant;
   return h;
+}
+
+slab_hash SlabHashMemory::view(const SlabHashConfig& c, uint64_t seed) {
+  return slab_hash_view(c, seed, base_slabs.data(), slabs.data(), bitmaps.data());
 }
 
 std::vector<std::string> check_slab_hash_invariants(const SlabHashMemory& m, const slab_hash& h) {

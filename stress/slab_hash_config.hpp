@@ -48,6 +48,10 @@ struct SlabHashMemory {
 // The hash function's a and b, from the seed.
 void slab_hash_function(uint64_t seed, uint32_t& a, uint32_t& b);
 
+// The structure over a table's three arrays (host or device memory).
+structures::slab_hash slab_hash_view(const SlabHashConfig& c, uint64_t seed, uint32_t* base_slabs, uint32_t* slabs,
+                                     uint32_t* bitmaps);
+
 // Invariants of a quiescent table: every linked slab allocated and in
 // exactly one list, no allocated slab unreachable, every key in its bucket,
 // and (map mode) at most one live copy of a key. Empty when they hold.

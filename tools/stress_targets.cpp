@@ -42,6 +42,18 @@ HistoryMeta meta_for(ModelId model, uint64_t seed, std::string config) {
   return m;
 }
 
+#if WARPCHECK_HAVE_CUDA
+SeedRun from_gpu(const HostLog& log, const cuda_backend::device_faults& faults, HistoryMeta meta) {
+  SeedRun r;
+  r.history = history_from_log(log, std::move(meta));
+  r.fault = faults.count != 0;
+  if (r.fault)
+    r.fault_message = "GPU: " + std::to_string(faults.count) + " fault(s); first: team " + std::to_string(faults.team) +
+                      (faults.kind == 1 ? ", spin bound" : ", structure failure (bucket full, SlabAlloc exhausted, or a slab list cycle)");
+  return r;
+}
+#endif
+
 // Options every structure shares: its shape and the workload's knobs.
 template <class Config>
 WorkloadShape common_options(const Args& args, Backend backend, Config& c, std::ostringstream& flags) {
@@ -97,13 +109,7 @@ StressTarget sorted_set_target(const Args& args, Backend backend) {
     spec.ops = &ops;
     spec.spin_bound = spin_bound;
     auto g = gpu::run_sorted_set_gpu(spec);
-    SeedRun r;
-    r.history = history_from_log(*g.log, meta_for(ModelId::Set, seed, "{\"structure\":\"sorted-set\",\"backend\":\"gpu\"}"));
-    r.fault = g.faults.count != 0;
-    if (r.fault)
-      r.fault_message = "GPU: " + std::to_string(g.faults.count) + " fault(s); first: team " + std::to_string(g.faults.team) +
-                        (g.faults.kind == 1 ? ", spin bound" : ", structure failure");
-    return r;
+    return from_gpu(*g.log, g.faults, meta_for(ModelId::Set, seed, "{\"structure\":\"sorted-set\",\"backend\":\"gpu\"}"));
   };
 #endif
   return t;
@@ -152,13 +158,8 @@ StressTarget slab_hash_target(const Args& args, Backend backend) {
     spec.ops = &ops;
     spec.spin_bound = spin_bound;
     auto g = gpu::run_slab_hash_gpu(spec);
-    SeedRun r;
-    r.history = history_from_log(*g.log, meta_for(model, seed, "{\"structure\":\"slabhash\",\"backend\":\"gpu\"}"));
+    SeedRun r = from_gpu(*g.log, g.faults, meta_for(model, seed, "{\"structure\":\"slabhash\",\"backend\":\"gpu\"}"));
     r.invariant_violations = std::move(g.invariant_violations);
-    r.fault = g.faults.count != 0;
-    if (r.fault)
-      r.fault_message = "GPU: " + std::to_string(g.faults.count) + " fault(s); first: team " + std::to_string(g.faults.team) +
-                        (g.faults.kind == 1 ? ", spin bound" : ", structure failure (SlabAlloc exhausted, or a slab list cycle)");
     return r;
   };
 #endif

@@ -2,6 +2,10 @@
 // errors thrown with what failed.
 #pragma once
 #include <cuda_runtime.h>
+#include <thrust/copy.h>
+#include <thrust/device_vector.h>
+#include <thrust/execution_policy.h>
+#include <thrust/tabulate.h>
 
 #include <stdexcept>
 #include <string>
@@ -69,6 +73,21 @@ float launch_team_ops(const Structure& s, const core::workload_op* ops, uint32_t
   cudaEventDestroy(start);
   cudaEventDestroy(stop);
   return ms;
+}
+
+// A run's workload on the device: the given operations, or the Thrust
+// generator's (the same function of (seed, i) as on the host), made there.
+template <class Generator>
+thrust::device_vector<core::workload_op> device_workload(const std::vector<core::workload_op>* given, uint64_t n,
+                                                         Generator g) {
+  thrust::device_vector<core::workload_op> ops(n);
+  if (given) {
+    if (given->size() != n) throw std::invalid_argument("gpu: workload size does not fit the shape");
+    thrust::copy(given->begin(), given->end(), ops.begin());
+  } else {
+    thrust::tabulate(thrust::device, ops.begin(), ops.end(), [g] __device__(uint64_t i) { return g(i); });
+  }
+  return ops;
 }
 
 // A device log of `streams` x `capacity` records, and its copy back.

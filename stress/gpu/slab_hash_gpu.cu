@@ -31,22 +31,15 @@ struct DeviceTable {
     bitmaps.zero();
   }
   slab_hash view(const SlabHashConfig& c, uint64_t seed) const {
-    slab_hash h;
-    h.base_slabs = base_slabs.p;
-    h.alloc.slabs = slabs.p;
-    h.alloc.bitmaps = bitmaps.p;
-    h.alloc.super_blocks = c.super_blocks;
-    h.alloc.blocks_per_super = c.blocks_per_super;
-    h.buckets = c.buckets;
-    slab_hash_function(seed, h.hash_a, h.hash_b);
-    h.mode = c.mode;
-    h.mutant = c.mutant;
-    return h;
+    return slab_hash_view(c, seed, base_slabs.p, slabs.p, bitmaps.p);
   }
-  void to_host(SlabHashMemory& m) const {
-    base_slabs.to_host(m.base_slabs);
-    slabs.to_host(m.slabs);
-    bitmaps.to_host(m.bitmaps);
+  // Copies the quiescent table back and checks its invariants.
+  std::vector<std::string> check_invariants(const SlabHashConfig& c, uint64_t seed) const {
+    SlabHashMemory host(c);
+    base_slabs.to_host(host.base_slabs);
+    slabs.to_host(host.slabs);
+    bitmaps.to_host(host.bitmaps);
+    return check_slab_hash_invariants(host, host.view(c, seed));
   }
 };
 
@@ -126,14 +119,7 @@ SlabHashGpuRun run_slab_hash_gpu(const SlabHashGpuSpec& spec) {
   const SlabHashConfig& c = spec.table;
   validate(c);
   const uint64_t n_ops = uint64_t(c.teams) * 32 * c.ops_per_lane;
-  thrust::device_vector<core::workload_op> ops(n_ops);
-  if (spec.ops) {
-    if (spec.ops->size() != n_ops) throw std::invalid_argument("gpu: workload size does not fit the shape");
-    thrust::copy(spec.ops->begin(), spec.ops->end(), ops.begin());
-  } else {
-    thrust::tabulate(thrust::device, ops.begin(), ops.end(),
-                     [g = make_generator(slab_hash_workload(c, spec.seed))] __device__(uint64_t i) { return g(i); });
-  }
+  const auto ops = device_workload(spec.ops, n_ops, make_generator(slab_hash_workload(c, spec.seed)));
   DeviceTable table(c);
   DeviceLog log(c.teams, c.log_capacity ? c.log_capacity : 32 * c.ops_per_lane, spec.clock);
   DeviceBuffer<cuda_backend::device_faults> faults(1);
@@ -143,13 +129,7 @@ SlabHashGpuRun run_slab_hash_gpu(const SlabHashGpuSpec& spec) {
                                   {spec.spin_bound, faults.p});
   faults.to_host(&run.faults);
   run.log = log.to_host();
-  SlabHashMemory host(c);
-  table.to_host(host);
-  slab_hash host_view = view;
-  host_view.base_slabs = host.base_slabs.data();
-  host_view.alloc.slabs = host.slabs.data();
-  host_view.alloc.bitmaps = host.bitmaps.data();
-  if (!run.faults.count) run.invariant_violations = check_slab_hash_invariants(host, host_view);
+  if (!run.faults.count) run.invariant_violations = table.check_invariants(c, spec.seed);
   return run;
 }
 
@@ -205,13 +185,7 @@ SlabHashBenchResult run_slab_hash_bench(const SlabHashBenchSpec& spec) {
   faults.to_host(&f);
   r.faults = f.count;
   if (log) r.log = log->to_host();
-  SlabHashMemory host(c);
-  table.to_host(host);
-  slab_hash host_view = view;
-  host_view.base_slabs = host.base_slabs.data();
-  host_view.alloc.slabs = host.slabs.data();
-  host_view.alloc.bitmaps = host.bitmaps.data();
-  r.invariant_violations = check_slab_hash_invariants(host, host_view);
+  r.invariant_violations = table.check_invariants(c, spec.seed);
   return r;
 }
 

@@ -69,14 +69,7 @@ SortedSetGpuRun run_sorted_set_gpu(const SortedSetGpuSpec& spec) {
   SortedSetGpuRun run;
   run.operations = n_ops;
   // The workload is generated on the device: the same function of (seed, i) as on the host.
-  thrust::device_vector<core::workload_op> ops(n_ops);
-  if (spec.ops) {
-    if (spec.ops->size() != n_ops) throw std::invalid_argument("gpu: workload size does not fit the shape");
-    thrust::copy(spec.ops->begin(), spec.ops->end(), ops.begin());
-  } else {
-    thrust::tabulate(thrust::device, ops.begin(), ops.end(),
-                     [g = make_generator(sorted_set_workload(c, spec.seed))] __device__(uint64_t i) { return g(i); });
-  }
+  const auto ops = device_workload(spec.ops, n_ops, make_generator(sorted_set_workload(c, spec.seed)));
   DeviceBuffer<uint32_t> locks(c.buckets), sizes(c.buckets);
   DeviceBuffer<int32_t> keys(size_t(c.buckets) * structures::sorted_array_set::kSlots);
   DeviceLog log(c.teams, c.log_capacity ? c.log_capacity : 32 * c.ops_per_lane, spec.clock);
