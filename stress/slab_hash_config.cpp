@@ -41,6 +41,7 @@ const std::vector<SlabHashMutantInfo>& slab_hash_mutants() {
       {"link_leak", "a losing slab-link CAS keeps its new slab allocated: a leak", true, true},
       {"link_free_winner", "a losing slab-link CAS frees the winner's slab: use after free", true, true},
       {"no_reread_after_failed_cas", "after a failed CAS, REPLACE tries the next lane of its stale read instead of reading the slab again: duplicate keys (in multimap mode a duplicate is no bug)", true, false},
+      {"unguarded_absent", "SEARCH and DELETE answer absent from a slab read that no delete guard validated: a torn read of one slab misses an instance present throughout", false, true},
   };
   return m;
 }

@@ -28,12 +28,17 @@ StressSummary run_stress(const std::function<SeedRun(uint64_t seed)>& run_one, c
       case Verdict::Violation: ++s.violations; break;
       case Verdict::Unknown: ++s.unknown; break;
     }
-    const bool failed = run.failed(check);
+    if (check.hint_replay && check.hint_replay->outcome != HintReplay::Outcome::NotApplicable) {
+      const bool unexplained = SeedRun::points_not_explained(check);
+      ++(unexplained ? s.points_not_explained : s.points_explained);
+      if (unexplained && !s.first_unexplained) s.first_unexplained = SeedFailure{seed, run, check};
+    }
+    const bool failed = run.failed(check, o.points_must_hold);
     s.failed_runs += failed;
     if (failed && !s.first_failure) s.first_failure = SeedFailure{seed, std::move(run), std::move(check)};
     if (o.progress && (clock::now() - last_report > std::chrono::seconds(1) || i + 1 == o.seeds)) {
       last_report = clock::now();
-      o.progress({i + 1, o.seeds, s.violations + s.faults + s.invariant_failures,
+      o.progress({i + 1, o.seeds, s.failed_runs,
                   std::chrono::duration<double>(last_report - start).count()});
     }
     if (failed && !o.keep_going) break;

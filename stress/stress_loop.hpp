@@ -20,8 +20,14 @@ struct SeedRun {
   std::vector<std::string> invariant_violations;  // of the structure at quiescence
   std::string schedule;       // the simulator's printed schedule; empty elsewhere
   uint64_t steps = 0;         // simulator steps
-  bool failed(const CheckResult& c) const {
-    return fault || !invariant_violations.empty() || c.verdict == Verdict::Violation;
+  // A fault, a broken invariant or a violation; with points_must_hold,
+  // also linearization-point hints that do not explain the history.
+  bool failed(const CheckResult& c, bool points_must_hold = false) const {
+    return fault || !invariant_violations.empty() || c.verdict == Verdict::Violation ||
+           (points_must_hold && points_not_explained(c));
+  }
+  static bool points_not_explained(const CheckResult& c) {
+    return c.hint_replay && c.hint_replay->outcome == HintReplay::Outcome::NotExplained;
   }
 };
 
@@ -39,6 +45,7 @@ struct StressProgress {
 struct StressOptions {
   uint64_t first_seed = 1, seeds = 100;
   bool keep_going = false;  // run every seed even after a failure
+  bool points_must_hold = false;  // hints that do not explain a history fail the run
   CheckOptions check;
   std::function<void(const StressProgress&)> progress;  // called about once a second
 };
@@ -47,9 +54,13 @@ struct StressSummary {
   uint64_t runs = 0, operations = 0, steps = 0;
   uint64_t linearizable = 0, violations = 0, unknown = 0, faults = 0, invariant_failures = 0;
   uint64_t failed_runs = 0;  // runs with any of the three
+  // Linearization-point hints (structures that record a proof's points):
+  // runs whose hints explained the history, and runs whose hints did not.
+  uint64_t points_explained = 0, points_not_explained = 0;
   double run_seconds = 0, check_seconds = 0;
   std::optional<SeedFailure> first_failure;
-  bool failed() const { return violations + faults + invariant_failures > 0; }
+  std::optional<SeedFailure> first_unexplained;  // the first run whose hints did not explain it
+  bool failed() const { return failed_runs > 0; }
 };
 
 StressSummary run_stress(const std::function<SeedRun(uint64_t seed)>& run_one, const StressOptions& options);

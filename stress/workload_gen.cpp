@@ -2,6 +2,8 @@
 
 #include <rapidcheck.h>
 
+#include <algorithm>
+
 #include <sstream>
 #include <stdexcept>
 
@@ -50,6 +52,7 @@ rc::Gen<GenSlot> slot_gen(const WorkloadShape& shape) {
     s.what = pick < shape.mix.insert ? 0 : pick < shape.mix.insert + shape.mix.erase ? 1 : 2;
     const bool hot = shape.knobs.hot_keys > 0 && chance(b, shape.knobs.hot_fraction);
     s.key = static_cast<uint32_t>(c % (hot ? std::min<uint64_t>(shape.knobs.hot_keys, uint64_t(shape.keys)) : uint64_t(shape.keys)));
+    if (shape.batches && chance(b >> 24, shape.knobs.full_batches)) s.key = static_cast<uint32_t>(shape.keys - 1);
     s.copy_prev = chance(d, shape.knobs.same_key_in_warp);
     s.churn = s.what == 1 && chance(d >> 24, shape.knobs.churn);
     return rc::shrinkable::shrinkRecur(s, &shrinks_of);
@@ -62,8 +65,9 @@ rc::Gen<std::vector<GenSlot>> workload_gen(const WorkloadShape& shape) {
 
 void validate(const WorkloadShape& s) {
   if (s.keys <= 0 || s.keys > (int64_t(1) << 32)) throw std::invalid_argument("workload: keys must be in [1, 2^32]");
+  if (s.lanes == 0 || s.lanes > 32) throw std::invalid_argument("workload: 1 to 32 queues a team");
   if (uint64_t(s.mix.insert) + s.mix.erase + s.mix.contains == 0) throw std::invalid_argument("workload: empty op mix");
-  for (double p : {s.knobs.hot_fraction, s.knobs.same_key_in_warp, s.knobs.churn})
+  for (double p : {s.knobs.hot_fraction, s.knobs.same_key_in_warp, s.knobs.churn, s.knobs.full_batches})
     if (!(p >= 0 && p <= 1)) throw std::invalid_argument("workload: knob fractions must be in [0, 1]");
 }
 
@@ -84,7 +88,7 @@ std::vector<core::workload_op> materialize(const WorkloadShape& shape, const std
     op.active = s.what != 3;
     op.kind = s.what == 0 ? shape.kinds.insert : s.what == 1 ? shape.kinds.erase : shape.kinds.search;
     op.key = s.key;
-    if (s.copy_prev && (i / per) % 32 > 0) op.key = ops[i - per].key;  // the previous lane's same slot
+    if (s.copy_prev && (i / per) % shape.lanes > 0) op.key = ops[i - per].key;  // the previous lane's same slot
   }
   // Churn: the slot after a churning erase, in its lane, re-inserts its key.
   for (size_t i = 0; i < slots.size(); ++i)
@@ -93,7 +97,16 @@ std::vector<core::workload_op> materialize(const WorkloadShape& shape, const std
       ops[i + 1].kind = shape.kinds.insert;
       ops[i + 1].key = ops[i].key;
     }
-  for (size_t i = 0; i < ops.size(); ++i) ops[i].value = ops[i].kind == shape.kinds.insert ? int64_t(i) + 1 : 0;
+  // Phases: each lane's inserts first (in their order), then the rest.
+  if (shape.knobs.phases)
+    for (size_t lane = 0; lane < slots.size(); lane += per)
+      std::stable_partition(ops.begin() + lane, ops.begin() + lane + per,
+                            [&](const core::workload_op& op) { return op.active && op.kind == shape.kinds.insert; });
+  for (size_t i = 0; i < ops.size(); ++i) {
+    const bool insert = ops[i].kind == shape.kinds.insert;
+    ops[i].value = insert ? int64_t(i) + 1 : 0;
+    if (shape.batches) ops[i].key = insert ? ops[i].key + 1 : 0;  // a push's count; a pop takes none
+  }
   return ops;
 }
 

@@ -2,12 +2,19 @@
 // workload, and shrinkable, so a failing workload can be made smaller
 // (operations emptied, keys lowered, kinds simplified) while it still fails.
 //
-// A workload is teams x 32 lanes x per_lane slots. Contention knobs:
+// A workload is teams x lanes x per_lane slots (lanes: 32 for a warp's
+// work sharing, 1 for a team with one queue, like the heap's blocks).
+// Contention knobs:
 //  - hot keys: a fraction of the operations on a few hot keys;
 //  - same key in a warp: a lane takes the key of the lane before it;
-//  - churn: an erase is followed, in its lane, by a re-insert of its key.
+//  - churn: an erase is followed, in its lane, by a re-insert of its key;
+//  - phases: each lane runs its inserts first, then the rest.
 // Inserted values are the slot's index + 1: unique in every workload,
 // shrunk ones included.
+//
+// Batched workloads (the heap's): an insert is a push of `key + 1` keys
+// (1 to `keys`; full_batches is the chance of a full one), whose value
+// seeds the keys (structures/heap/heap_driver.hpp); an erase is a pop.
 #pragma once
 #include <cstdint>
 #include <functional>
@@ -23,15 +30,19 @@ struct ContentionKnobs {
   double hot_fraction = 0;     // of the operations, on them
   double same_key_in_warp = 0; // chance a lane takes the previous lane's key
   double churn = 0;            // chance an erase is followed by a re-insert
+  double full_batches = 0;     // batched: chance a push carries the most keys
+  bool phases = false;         // each lane: inserts first, then the rest
 };
 
 struct WorkloadShape {
   uint32_t teams = 1, per_lane = 1;
-  int64_t keys = 8;
+  uint32_t lanes = 32;   // queues a team
+  int64_t keys = 8;      // keys drawn from [0, keys); batched: keys a push, at most
   OpMix mix;
   OpKinds kinds;
   ContentionKnobs knobs;
-  size_t slots() const { return size_t(teams) * 32 * per_lane; }
+  bool batches = false;  // pushes and pops of batches (see above)
+  size_t slots() const { return size_t(teams) * lanes * per_lane; }
 };
 
 // One slot as generated; materialize() turns slots into operations.
@@ -56,8 +67,9 @@ ShrinkResult shrink_workload(const WorkloadShape& shape, uint64_t seed,
                              const std::function<bool(const std::vector<core::workload_op>&)>& still_fails,
                              size_t max_tries);
 
-// Text form, one operation per line ("upsert 5 129", "find 3", "-" for an
-// empty slot), for --workload @FILE. Reading checks the count and kinds.
+// Text form, one operation per line ("upsert 5 129", "find 3", "push 3 17"
+// for 3 keys seeded by 17, "-" for an empty slot), for --workload @FILE.
+// Reading checks the count and kinds.
 std::string format_workload(const std::vector<core::workload_op>& ops);
 std::vector<core::workload_op> parse_workload(const std::string& text, size_t slots);
 

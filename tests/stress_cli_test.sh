@@ -39,7 +39,33 @@ grep -q "wait-for cycle: team" "$dir/out" || { cat "$dir/out"; fail "no wait-for
 expect 1 stress --structure slabhash --backend sim --mutant link_free_winner --seeds 50 --quiet --no-shrink
 grep -q "a freed unit" "$dir/out" || { cat "$dir/out"; fail "no shadow-state report"; }
 
+# The heap: the corrected variants pass with the three verdicts apart; the
+# paper's top-down heap deadlocks (F2), reported with its lock owners, and
+# its reproduction gives back the same history; the paper's bottom-up heap's
+# linearization points miss linearizable histories (--require-points fails).
+expect 0 stress --structure heap --variant td-fixed --backend sim --seeds 30 --quiet
+grep -q "proof's points hold" "$dir/out" || { cat "$dir/out"; fail "no three-verdict table"; }
+grep -q "| 30 | 30 of 30 | 30 of 30 | 30 of 30 | 0 |" "$dir/out" || { cat "$dir/out"; fail "td-fixed verdicts"; }
+expect 0 stress --structure heap --variant bu-fixed --backend sim --seeds 30 --quiet --phases --prefill 2
+expect 1 stress --structure heap --variant td --backend sim --seeds 30 --quiet --out "$dir/h"
+grep -q "spin bound" "$dir/out" || { cat "$dir/out"; fail "td: no deadlock report"; }
+grep -q "held by team" "$dir/out" || { cat "$dir/out"; fail "td: no lock owner"; }
+repro=$(sed -n 's/^reproduce: warpcheck //p' "$dir/out")
+# shellcheck disable=SC2086
+expect 1 $repro --quiet --out "$dir/i"
+cmp -s "$dir/h/history.bin" "$dir/i/history.bin" || fail "the heap reproduction's history differs"
+expect 1 stress --structure heap --variant bu --fixes take_parked_last,wait_on_delmod_parent,checked_trylock --backend sim \
+  --seeds 30 --quiet --require-points --no-shrink
+grep -q "proof's points NOT explained" "$dir/out" || { cat "$dir/out"; fail "bu: points explained everything"; }
+expect 0 stress --list-mutants
+grep -q "ignore_parked_parent" "$dir/out" && grep -q "hold_target_parent" "$dir/out" || fail "heap mutants and fixes not listed"
+
 # Impossible configurations and bad input: exit 3 with a message.
+expect 3 stress --structure heap --k 3
+grep -q "power of two" "$dir/out" || fail "heap k message"
+expect 3 stress --structure heap --variant td --mutant ignore_parked_parent
+expect 3 stress --structure heap --variant td --fixes take_parked_last
+expect 3 stress --structure heap --mix insert=50,delete=20,search=30
 expect 3 stress --structure slabhash --mutant delete_by_exchange --mode map
 grep -q "does not apply in map mode" "$dir/out" || fail "mutant/mode message"
 expect 3 stress --structure sorted-set --keys 33

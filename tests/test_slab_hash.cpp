@@ -132,53 +132,58 @@ INSTANTIATE_TEST_SUITE_P(
       return std::string(i.param.mode == slab_hash_mode::map ? "map_" : "multimap_") + slab_hash_mutant_name(i.param.mutant);
     });
 
-// A directed race on multimap absent answers: team 0 fills the base slab,
-// puts key 1 into a second slab and frees a base-slab slot; then, together,
-// team 1 searches key 1, team 2 inserts it (into the freed slot, possibly
-// behind the search) and team 3 erases one instance. The search can then
-// answer "absent" although an instance of key 1 was in the table at every
-// moment; the history is still linearizable (see slab_hash.hpp), and the
-// checker must agree every time.
+// Directed races on multimap absent answers. Team 0 runs a set-up alone;
+// then, together, team 1 searches key 1, team 2 inserts it and team 3
+// erases one instance (after team 2's insert returned, when asked).
+struct RaceScript {
+  std::vector<core::workload_op> setup;  // team 0's
+  core::workload_op search, insert, erase;
+  bool erase_after_insert = false;
+};
+
 struct DirectedRace {
   Verdict verdict;
   bool search_absent;  // did the search answer "absent"
 };
 
-DirectedRace directed_absent_race(uint64_t seed) {
-  SlabHashConfig c = small_table(slab_hash_mode::multimap);
+core::workload_op op_of(OpKind k, int64_t key, int64_t value = 0) { return core::workload_op{key, value, k, true}; }
+
+DirectedRace directed_absent_race(const RaceScript& script, uint64_t seed, slab_hash_mutant mutant = slab_hash_mutant::none,
+                                  sim::SchedulerKind scheduler = sim::SchedulerKind::Random) {
+  SlabHashConfig c = small_table(slab_hash_mode::multimap, mutant);
   c.teams = 4;
   c.keys = 1000;
   SlabHashMemory memory(c);
   const slab_hash table = memory.view(c, seed);
   HostLog log(4, 32);
-  uint32_t go = 0;
-  sim::SimConfig config = sim_for(4, seed);
-  config.spin_bound = 1'000'000;  // teams 1-3 wait out team 0's 17 operations
+  uint32_t go = 0, inserted = 0;
+  sim::SimConfig config = sim_for(4, seed, scheduler);
+  config.pct_steps = 500;  // one change point early in the race (a run takes ~1,300 steps)
+  config.spin_bound = 1'000'000;  // teams 1-3 wait out team 0's set-up
   sim::Simulator simulator(config);
   register_shadow_pools(simulator, memory, c);
   bool absent = false;
+  auto wait_for = [](sim::sim_team& t, uint32_t* flag) {
+    core::bounded_spin<sim::sim_team> wait(t, flag);
+    while (t.load(flag, core::order::acquire) == 0) wait.again();
+  };
   const sim::RunReport report = simulator.run([&](sim::sim_team& t) {
-    std::vector<core::workload_op> ops;
-    auto op = [](OpKind k, int64_t key, int64_t value) { return core::workload_op{key, value, k, true}; };
-    if (t.team_id() == 0) {
-      for (int64_t k = 100; k < 115; ++k) ops.push_back(op(OpKind::Insert, k, k));
-      ops.push_back(op(OpKind::Insert, 1, 1));
-      ops.push_back(op(OpKind::Erase, 100, 0));
-    } else {
-      ops.push_back(t.team_id() == 1 ? op(OpKind::Find, 1, 0) : t.team_id() == 2 ? op(OpKind::Insert, 1, 2) : op(OpKind::Erase, 1, 0));
-      core::bounded_spin<sim::sim_team> wait(t, &go);
-      while (t.load(&go, core::order::acquire) == 0) wait.again();
-    }
+    const uint32_t team = t.team_id();
+    std::vector<core::workload_op> ops =
+        team == 0 ? script.setup : std::vector<core::workload_op>{team == 1 ? script.search : team == 2 ? script.insert : script.erase};
+    if (team > 0) wait_for(t, &go);
+    if (team == 3 && script.erase_after_insert) wait_for(t, &inserted);
     slab_hash::lane_state state{};
     for (size_t i = 0; i < ops.size(); ++i) {
       uint32_t slot = 0;
-      if (t.lane() == 0) slot = log.view().begin(t, t.team_id(), ops[i].kind, ops[i].key, ops[i].value, 0, uint32_t(i));
+      if (t.lane() == 0) slot = log.view().begin(t, team, ops[i].kind, ops[i].key, ops[i].value, 0, uint32_t(i));
       t.sync();
       const core::op_result r = table.apply(t, ops[i], state);
-      if (t.lane() == 0) log.view().end(t, t.team_id(), slot, r.kind, r.value);
-      if (t.team_id() == 1 && t.lane() == 0) absent = r.kind == ResultKind::Absent;
+      if (t.lane() == 0) log.view().end(t, team, slot, r.kind, r.value);
+      if (team == 1 && t.lane() == 0) absent = r.kind == ResultKind::Absent;
     }
-    if (t.team_id() == 0 && t.lane() == 0) t.store(&go, 1u, core::order::release);
+    if (team == 0 && t.lane() == 0) t.store(&go, 1u, core::order::release);
+    if (team == 2 && t.lane() == 0) t.store(&inserted, 1u, core::order::release);
   });
   EXPECT_TRUE(report.ok()) << report.message << "\n" << report.details;
   HistoryMeta meta;
@@ -186,15 +191,62 @@ DirectedRace directed_absent_race(uint64_t seed) {
   return {check_history(history_from_log(log, meta)).verdict, absent};
 }
 
-TEST(SlabHash, MultimapSearchThatMissesAMovingKeyIsStillLinearizable) {
+// Across slabs: team 0 fills the base slab, puts key 1 into a second slab
+// and frees a base-slab slot; the insert can land in that slot behind the
+// search while the erase removes the instance ahead of it. The search can
+// answer "absent" although an instance was in the table at every moment:
+// still linearizable (see slab_hash.hpp), and the checker must agree.
+RaceScript across_slabs() {
+  RaceScript r;
+  for (int64_t k = 100; k < 115; ++k) r.setup.push_back(op_of(OpKind::Insert, k, k));
+  r.setup.push_back(op_of(OpKind::Insert, 1, 1));
+  r.setup.push_back(op_of(OpKind::Erase, 100));
+  r.search = op_of(OpKind::Find, 1);
+  r.insert = op_of(OpKind::Insert, 1, 2);
+  r.erase = op_of(OpKind::Erase, 1);
+  return r;
+}
+
+// Inside one slab (PCT's seed 2481 of the multimap stress, made directed):
+// instance A in slot 0, B inserted into slot 1, then A erased. A search
+// whose lane for slot 0 reads after the erase and whose lane for slot 1
+// reads before the insert sees neither, though one instance was present at
+// every moment: not linearizable, unless the delete guard rejects the read.
+RaceScript inside_one_slab() {
+  RaceScript r;
+  r.setup.push_back(op_of(OpKind::Insert, 1, 66));
+  r.search = op_of(OpKind::Find, 1);
+  r.insert = op_of(OpKind::Insert, 1, 8);
+  r.erase = op_of(OpKind::Erase, 1);
+  r.erase_after_insert = true;
+  return r;
+}
+
+TEST(SlabHash, MultimapSearchThatMissesAMovingKeyAcrossSlabsIsStillLinearizable) {
   int absent = 0;
   for (uint64_t seed = 1; seed <= 300; ++seed) {
-    const DirectedRace r = directed_absent_race(seed);
+    const DirectedRace r = directed_absent_race(across_slabs(), seed);
     ASSERT_EQ(r.verdict, Verdict::Linearizable) << "seed " << seed;
     absent += r.search_absent;
   }
   EXPECT_GT(absent, 0) << "the search never answered absent: the race was not exercised";
   RecordProperty("absent_answers_in_300_seeds", absent);
+}
+
+TEST(SlabHash, TornSlabReadNeverAnswersAbsentUnderTheDeleteGuard) {
+  int caught_without_guard = 0;
+  for (uint64_t seed = 1; seed <= 3000; ++seed) {
+    const auto pct = sim::SchedulerKind::Pct;  // a lane must lag far behind its warp: PCT's change points do that
+    const DirectedRace guarded = directed_absent_race(inside_one_slab(), seed, slab_hash_mutant::none, pct);
+    ASSERT_EQ(guarded.verdict, Verdict::Linearizable) << "seed " << seed;
+    ASSERT_FALSE(guarded.search_absent) << "seed " << seed << ": an instance was present at every moment";
+    const DirectedRace unguarded = directed_absent_race(inside_one_slab(), seed, slab_hash_mutant::unguarded_absent, pct);
+    // Without the guard an absent answer here is always a violation.
+    ASSERT_EQ(unguarded.search_absent, unguarded.verdict == Verdict::Violation) << "seed " << seed;
+    caught_without_guard += unguarded.verdict == Verdict::Violation;
+  }
+  EXPECT_GT(caught_without_guard, 0) << "the torn read never happened: the race was not exercised";
+  RecordProperty("violations_without_guard_in_3000_seeds", caught_without_guard);
 }
 
 TEST(SlabAlloc, ExhaustionIsReportedNotLooped) {

@@ -26,8 +26,10 @@ namespace {
 const std::set<std::string> kValued = {"structure", "mode", "backend", "seeds", "seed", "teams", "ops-per-lane", "keys",
                                        "buckets", "mix", "mutant", "memory-blocks", "scheduler", "pct-depth",
                                        "pct-steps", "spin-bound", "schedule", "out", "timeout", "times", "hot-keys",
-                                       "hot-fraction", "same-key", "churn", "workload", "shrink-tries"};
-const std::set<std::string> kFlags = {"list-mutants", "keep-going", "quiet", "no-shrink"};
+                                       "hot-fraction", "same-key", "churn", "workload", "shrink-tries", "variant",
+                                       "block", "k", "ops-per-team", "full-batches", "narrow-keys", "capacity", "fixes", "prefill"};
+const std::set<std::string> kFlags = {"list-mutants", "keep-going", "quiet", "no-shrink", "phases", "no-bit-reversal",
+                                      "require-points"};
 
 std::string read_file(const std::string& path) {
   std::ifstream in(path);
@@ -78,6 +80,14 @@ void print_summary(const StressSummary& sum, Backend backend) {
             << " | " << sum.unknown << " | " << sum.faults << " | " << sum.invariant_failures << " | " << sum.failed_runs << " | "
             << uint64_t(sum.operations / std::max(sum.run_seconds, 1e-9)) << " | "
             << uint64_t(sum.operations / std::max(sum.check_seconds, 1e-9)) << " |\n";
+  if (sum.points_explained + sum.points_not_explained > 0) {
+    // Structures that record a proof's linearization points: its three verdicts apart.
+    const uint64_t checked = sum.runs - sum.faults;
+    std::cout << "\n| runs | proof's points hold | linearizable | invariants hold | faults |\n|---|---|---|---|---|\n| "
+              << sum.runs << " | " << sum.points_explained << " of " << sum.points_explained + sum.points_not_explained
+              << " | " << sum.linearizable << " of " << sum.runs << " | " << checked - std::min(checked, sum.invariant_failures)
+              << " of " << checked << " | " << sum.faults << " |\n";
+  }
   if (backend == Backend::Sim)
     std::cout << "simulator: " << sum.steps << " steps, " << uint64_t(sum.steps / std::max(sum.run_seconds, 1e-9))
               << " steps/s (runs and recording)\n";
@@ -87,12 +97,19 @@ void print_summary(const StressSummary& sum, Backend backend) {
 // seed's own), returns the exit code.
 int report_failure(const StressSummary& sum, const SeedFailure* shrunk, const Ops* workload, const Args& args,
                    const std::string& repro) {
+  if (sum.first_unexplained && (!sum.first_failure || sum.first_failure->seed != sum.first_unexplained->seed)) {
+    const SeedFailure& u = *sum.first_unexplained;
+    std::cout << "\nproof's points NOT explained at seed " << u.seed << " (" << verdict_name(u.check.verdict)
+              << "): " << u.check.hint_replay->detail << "\n"
+              << "reproduce: warpcheck repro " << u.seed << " " << repro << " --require-points\n";
+  }
   if (!sum.first_failure) return sum.unknown ? 2 : 0;
   const SeedFailure& f = shrunk ? *shrunk : *sum.first_failure;
   std::cout << "\nFAILED at seed " << f.seed << ": ";
   if (f.run.fault) std::cout << f.run.fault_message << "\n";
   else if (!f.run.invariant_violations.empty()) std::cout << "invariant broken: " << f.run.invariant_violations[0] << "\n";
-  else std::cout << verdict_name(f.check.verdict) << ": " << f.check.reason << "\n";
+  else if (f.check.verdict == Verdict::Violation) std::cout << verdict_name(f.check.verdict) << ": " << f.check.reason << "\n";
+  else std::cout << "proof's points NOT explained (" << verdict_name(f.check.verdict) << "): " << f.check.hint_replay->detail << "\n";
   if (!f.run.fault_details.empty()) std::cout << f.run.fault_details;
   for (size_t i = 1; i < f.run.invariant_violations.size(); ++i) std::cout << "  also: " << f.run.invariant_violations[i] << "\n";
   if (f.check.verdict == Verdict::Violation) write_text_report(f.run.history, f.check, std::cout);
@@ -143,6 +160,7 @@ int run_stress_command(int argc, char** argv, bool repro_mode) {
 
   sim::SimConfig s;
   s.teams = target.teams;
+  s.lanes = target.lanes;
   const std::string scheduler = args.value("scheduler").value_or("random");
   if (scheduler == "pct") s.scheduler = sim::SchedulerKind::Pct;
   else if (scheduler != "random") throw UsageError("--scheduler must be random or pct, got '" + scheduler + "'");
@@ -156,6 +174,7 @@ int run_stress_command(int argc, char** argv, bool repro_mode) {
   o.seeds = repro_mode ? (backend == Backend::Gpu ? args.integer("times", 20, 1, 1u << 20) : 1)
                        : args.integer("seeds", 100, 1, uint64_t(1) << 40);
   o.keep_going = args.flag("keep-going") || (repro_mode && backend == Backend::Gpu);
+  o.points_must_hold = args.flag("require-points");
   o.check.timeout_seconds = args.number("timeout", 60, 0.001, 1e7);
   if (!args.flag("quiet"))
     o.progress = [](const StressProgress& p) {
@@ -203,6 +222,7 @@ int run_stress_command(int argc, char** argv, bool repro_mode) {
   }
 
   std::string repro = target.flags + " --backend " + backend_name(backend);
+  if (o.points_must_hold) repro += " --require-points";
   if (backend == Backend::Sim) {
     repro += " --scheduler " + scheduler + " --spin-bound " + std::to_string(s.spin_bound);
     if (scheduler == "pct") repro += " --pct-depth " + std::to_string(s.pct_depth) + " --pct-steps " + std::to_string(s.pct_steps);
@@ -237,7 +257,7 @@ int run_stress_command(int argc, char** argv, bool repro_mode) {
             sim::SimConfig cfg = s;
             cfg.seed = seed + k * 1000003;
             SeedRun run = target.sim(cfg, ops);
-            if (run.failed(check_history(run.history, quick))) {
+            if (run.failed(check_history(run.history, quick), o.points_must_hold)) {
               failing_seed = cfg.seed;
               return true;
             }
@@ -253,7 +273,7 @@ int run_stress_command(int argc, char** argv, bool repro_mode) {
     std::cout << "\nshrunk the failing workload: " << r.active_after << " of " << r.active_before << " operations left ("
               << r.accepted << " shrinks kept of " << r.tries << " tried), failing under seed " << cfg.seed << "\n";
     shrunk = SeedFailure{cfg.seed, std::move(run), std::move(check)};
-    if (!shrunk->run.failed(shrunk->check)) {  // cannot happen: the last kept shrink failed under that seed
+    if (!shrunk->run.failed(shrunk->check, o.points_must_hold)) {  // cannot happen: the last kept shrink failed under that seed
       std::cout << "the shrunk workload no longer fails: reporting the original\n";
       shrunk.reset();
       shrunk_ops.reset();

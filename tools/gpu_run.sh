@@ -9,16 +9,17 @@
 # are built on the development machine (sm_90) and carried in a bundle:
 #   bash tools/gpu_run.sh --bundle        # here: build and fill .gpu-bundle/
 #   bash tools/gpu_run.sh [SECTION...]    # there: run from .gpu-bundle/
-# Sections: sass memcheck stress slab recorder (default: all, in that order).
+# Sections: sass memcheck stress heapstress sanitize slab heap recorder
+# (default: all, in that order).
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 bundle=.gpu-bundle
 
 if [ "${1:-}" = --bundle ]; then
   cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null &&
-    cmake --build build -j"$(nproc)" --target gpu_recorder_bench slab_hash_gpu_bench warpcheck || exit 1
+    cmake --build build -j"$(nproc)" --target gpu_recorder_bench slab_hash_gpu_bench heap_gpu_bench warpcheck || exit 1
   rm -rf "$bundle" && mkdir -p "$bundle"
-  cp build/bench/gpu_recorder_bench build/bench/slab_hash_gpu_bench build/tools/warpcheck "$bundle"/
+  cp build/bench/gpu_recorder_bench build/bench/slab_hash_gpu_bench build/bench/heap_gpu_bench build/tools/warpcheck "$bundle"/
   # Shared libraries the device image may lack (glibc and the driver excepted).
   ldd build/bench/gpu_recorder_bench | awk '/=> \// {print $3}' | grep -E 'boost|gomp|cudart' | xargs -r -I{} cp -L {} "$bundle"/
   exclude="$(git rev-parse --git-dir)/info/exclude"
@@ -33,7 +34,7 @@ mkdir -p "$out"
 export LD_LIBRARY_PATH="$PWD/$bundle${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv | tee "$out/device.txt"
 
-sections=${*:-sass memcheck stress slab recorder}
+sections=${*:-sass memcheck stress heapstress sanitize slab heap recorder}
 want() { [[ " $sections " == *" $1 "* ]]; }
 
 if want sass; then
@@ -67,8 +68,35 @@ done
 for m in slab_local_uniqueness torn_read link_leak link_free_winner no_reread_after_failed_cas; do
   stress --structure slabhash --mode map --mutant $m --seeds 100 --keep-going
 done
-for m in delete_by_exchange torn_read link_leak link_free_winner unvalidated_absent; do
+for m in delete_by_exchange torn_read link_leak link_free_winner unguarded_absent; do
   stress --structure slabhash --mode multimap --mutant $m --seeds 100 --keep-going
+done
+
+fi
+
+heap_stress() {
+  timeout 150 "$bundle/warpcheck" stress --structure heap --backend gpu --quiet "$@" 2>&1 |
+    grep -E '^(stress|\| [0-9]|FAILED|proof)' | tee -a "$out/heap_stress.txt"
+}
+if want heapstress; then
+echo "== heap stress on the GPU: corrected variants, the paper's, and each planted bug (--keep-going)"
+for v in td-fixed bu-fixed; do
+  heap_stress --variant $v --seeds 200
+  heap_stress --variant $v --teams 128 --block 64 --k 32 --ops-per-team 8 --prefill 64 --seeds 50
+  heap_stress --variant $v --teams 64 --block 32 --k 8 --ops-per-team 16 --narrow-keys 16 --seeds 50
+done
+for v in td bu; do heap_stress --variant $v --seeds 100 --keep-going; done
+for m in early_root_release skip_partial_merge no_marked_wait; do heap_stress --variant td-fixed --mutant $m --seeds 50 --keep-going; done
+for m in early_root_release skip_partial_merge ignore_parked_parent; do heap_stress --variant bu-fixed --mutant $m --seeds 50 --keep-going; done
+
+fi
+
+if want sanitize; then
+echo "== compute-sanitizer on the heap (shared-memory merges: racecheck and synccheck mean something here)"
+for tool in racecheck synccheck memcheck; do
+  timeout 200 compute-sanitizer --tool $tool --error-exitcode 9 "$bundle/warpcheck" stress --structure heap --variant td-fixed \
+    --backend gpu --teams 8 --block 64 --k 64 --ops-per-team 4 --seeds 2 --quiet > "$out/sanitize_$tool.txt" 2>&1
+  echo "$tool exit $?"; tail -2 "$out/sanitize_$tool.txt"
 done
 
 fi
@@ -77,6 +105,13 @@ if want slab; then
 echo "== slab hash benchmark"
 timeout 400 "$bundle/slab_hash_gpu_bench" 2>&1 | tee "$out/slab_bench.txt"
 echo "slab bench exit ${PIPESTATUS[0]}"
+
+fi
+
+if want heap; then
+echo "== heap benchmark"
+timeout 540 "$bundle/heap_gpu_bench" ${HEAP_BENCH_ARGS:-} 2>&1 | tee "$out/heap_bench.txt"
+echo "heap bench exit ${PIPESTATUS[0]}"
 
 fi
 

@@ -36,5 +36,5 @@ row() {  # row STRUCTURE MODE MUTANT
 echo "| structure | mode | mutant | first caught by | seeds that catch it | first seed | shrunk workload (ops) | counterexample (ops) |"
 echo "|---|---|---|---|---|---|---|---|"
 for m in slab_local_uniqueness torn_read link_leak link_free_winner no_reread_after_failed_cas; do row slabhash map $m; done
-for m in delete_by_exchange torn_read link_leak link_free_winner; do row slabhash multimap $m; done
+for m in delete_by_exchange torn_read link_leak link_free_winner unguarded_absent; do row slabhash multimap $m; done
 for m in unlocked_contains keep_lock_on_miss; do row sorted-set - $m; done

@@ -3,6 +3,7 @@
 #include <ostream>
 #include <sstream>
 
+#include "stress/heap_target.hpp"
 #include "stress/slab_hash_target.hpp"
 #include "stress/sorted_set_target.hpp"
 #include "stress/threads_harness.hpp"
@@ -166,13 +167,80 @@ StressTarget slab_hash_target(const Args& args, Backend backend) {
   return t;
 }
 
+StressTarget heap_target(const Args& args, Backend backend) {
+  HeapConfig c;
+  parse_heap_variant(args.value("variant").value_or("td"), c);
+  if (auto f = args.value("fixes")) parse_heap_fixes(*f, c);
+  const bool gpu = backend == Backend::Gpu;
+  c.teams = uint32_t(args.integer("teams", gpu ? 64 : 3, 1, 1u << 20));
+  c.lanes = uint32_t(args.integer("block", gpu ? 128 : 4, 1, 1024));
+  c.k = uint32_t(args.integer("k", gpu ? 256 : 4, 1, 4096));
+  c.ops_per_team = uint32_t(args.integer("ops-per-team", gpu ? 16 : 6, 1, 1u << 20));
+  if (auto m = args.value("mix")) c.mix = parse_op_mix(*m);
+  c.full_batches = args.number("full-batches", 0.5, 0, 1);
+  c.phases = args.flag("phases");
+  c.narrow_keys = uint32_t(args.integer("narrow-keys", 0, 0, uint64_t(1) << 31));
+  c.bit_reversal = !args.flag("no-bit-reversal");
+  const std::string mutant = args.value("mutant").value_or("none");
+  c.mutant = parse_heap_mutant(mutant);
+  c.capacity = uint32_t(args.integer("capacity", 0, 0, 1u << 26));
+  c.prefill = uint32_t(args.integer("prefill", 0, 0, 1u << 24));
+  validate(c);
+  std::ostringstream flags;
+  flags << "--structure heap " << heap_variant_flags(c) << " --teams " << c.teams << " --block " << c.lanes
+        << " --k " << c.k << " --ops-per-team " << c.ops_per_team << " --mix " << format_op_mix(c.mix)
+        << " --full-batches " << c.full_batches << (c.phases ? " --phases" : "")
+        << (c.narrow_keys ? " --narrow-keys " + std::to_string(c.narrow_keys) : "")
+        << (c.bit_reversal ? "" : " --no-bit-reversal") << " --mutant " << mutant;
+  if (c.prefill) flags << " --prefill " << c.prefill;
+  if (c.capacity) flags << " --capacity " << c.capacity;
+  StressTarget t;
+  t.teams = c.teams;
+  t.lanes = c.lanes;
+  t.shape = heap_workload_shape(c);
+  t.flags = flags.str();
+  t.summary = "heap (" + heap_variant_name(c) + "), " + std::to_string(c.teams) + " blocks x " + std::to_string(c.lanes) +
+              " lanes, k " + std::to_string(c.k) + ", " + std::to_string(c.ops_per_team) + " ops a block, mix " +
+              format_op_mix(c.mix) + (c.narrow_keys ? ", keys from [0, " + std::to_string(c.narrow_keys) + ")" : ", distinct keys") +
+              (c.phases ? ", pushes then pops" : "") + (c.prefill ? ", prefill " + std::to_string(c.prefill) + " nodes" : "") +
+              ", mutant " + mutant;
+  t.sim = [c](const sim::SimConfig& s, const Ops& ops) {
+    HeapRun run = run_heap_sim(c, s, ops);
+    SeedRun r = from_sim(std::move(run.run));
+    r.invariant_violations = std::move(run.invariant_violations);
+    return r;
+  };
+#if WARPCHECK_HAVE_CUDA
+  t.gpu = [c](uint64_t seed, uint64_t spin_bound, const Ops& ops) {
+    gpu::HeapGpuSpec spec;
+    spec.heap = c;
+    spec.ops = &ops;
+    spec.spin_bound = spin_bound;
+    auto g = gpu::run_heap_gpu(spec);
+    HistoryMeta meta = meta_for(ModelId::PriorityQueue, seed, "{\"structure\":\"heap\",\"backend\":\"gpu\",\"variant\":\"" + heap_variant_name(c) + "\"}");
+    SeedRun r = from_gpu(*g.log, g.faults, std::move(meta));
+    if (!r.fault) {
+      HeapMemory host(c);
+      host.keys = std::move(g.memory.keys);
+      host.states = std::move(g.memory.states);
+      host.partial = std::move(g.memory.partial);
+      host.counters = std::move(g.memory.counters);
+      r.invariant_violations = check_heap_invariants(host, host.view(c), r.history);
+    }
+    return r;
+  };
+#endif
+  return t;
+}
+
 }  // namespace
 
 StressTarget make_stress_target(const Args& args, Backend backend) {
   const std::string structure = args.value("structure").value_or("slabhash");
   if (structure == "sorted-set") return sorted_set_target(args, backend);
   if (structure == "slabhash") return slab_hash_target(args, backend);
-  throw UsageError("--structure must be slabhash or sorted-set, got '" + structure + "'");
+  if (structure == "heap") return heap_target(args, backend);
+  throw UsageError("--structure must be slabhash, sorted-set or heap, got '" + structure + "'");
 }
 
 void print_mutants(std::ostream& out) {
@@ -183,6 +251,12 @@ void print_mutants(std::ostream& out) {
           << "\n";
   out << "sorted-set mutants (--structure sorted-set --mutant NAME):\n";
   for (const auto& m : sorted_set_mutants()) out << "  " << m.name << ": " << m.breaks << "\n";
+  out << "heap fixes of the paper's pseudocode (--variant td-fixed / bu-fixed set the corrected sets; --fixes NAME,... picks):\n";
+  for (const auto& f : heap_fixes()) out << "  " << f.name << ": " << f.fixes << "\n";
+  out << "heap mutants (--structure heap --variant td-fixed|bu-fixed --mutant NAME):\n";
+  for (const auto& m : heap_mutants())
+    if (m.name != "none")
+      out << "  " << m.name << " [" << (m.td && m.bu ? "td, bu" : m.td ? "td" : "bu") << "]: " << m.breaks << "\n";
 }
 
 }  // namespace warpcheck::cli

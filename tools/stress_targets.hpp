@@ -15,11 +15,12 @@ enum class Backend { Sim, Threads, Gpu };
 
 using Ops = std::vector<core::workload_op>;
 
-// A structure ready to run a workload (teams x 32 x per-lane operations).
+// A structure ready to run a workload (its shape's teams x lanes x per-lane operations).
 struct StressTarget {
   std::string summary;  // one line: structure, shape, mutant
   std::string flags;    // the options that rebuild it, for the reproduce line
   uint32_t teams = 0;
+  uint32_t lanes = 32;  // lanes a team in the simulator
   WorkloadShape shape;  // what its workloads look like
   std::function<SeedRun(const sim::SimConfig&, const Ops&)> sim;  // the config's seed: schedule (and hash function)
   std::function<SeedRun(uint64_t seed, const Ops&)> threads;

@@ -11,6 +11,11 @@
 //
 // Clocks: on the GPU %globaltimer (ns) by default, or a global atomic
 // ticket; in the simulator the logical step. Ties count as concurrent.
+//
+// Batched operations (priority-queue push and pop) keep their keys in the
+// stream's own key buffer: the owner reserves room (reserve_keys), the team
+// writes the keys in parallel, and the record names where they are. A batch
+// that does not fit is lost like a record (the run becomes incomplete).
 #pragma once
 #include <cstdint>
 
@@ -22,6 +27,9 @@ namespace warpcheck {
 inline constexpr uint64_t kLogPending = ~uint64_t(0);
 
 // One operation as the device writes it (64 bytes); the stream is the team.
+// For push and pop, `key` is the offset of the pushed keys in the stream's
+// key buffer and `value` their count (pop: how many it asks for), and
+// `expected` is the offset of the popped keys and `result` their count.
 struct log_record {
   uint64_t call;
   uint64_t ret;   // kLogPending until the operation ends
@@ -42,6 +50,9 @@ struct history_log {
   uint64_t* ticket = nullptr;     // clock_kind::ticket
   uint32_t streams = 0, capacity = 0;
   core::clock_kind clock = core::clock_kind::global_timer;
+  int64_t* keys = nullptr;          // streams * key_capacity: batches of keys
+  uint32_t* key_counts = nullptr;   // per stream: keys reserved
+  uint32_t key_capacity = 0;        // per stream (0: no batched operations)
 
   // Called by the lane that owns the operation. Returns its slot, or kNoSlot
   // when the stream is full (then end() and hint() do nothing).
@@ -80,6 +91,38 @@ struct history_log {
     r.result_kind = static_cast<uint8_t>(kind);
     r.result = result;
     r.ret = stamp;
+  }
+
+  // Called by the owning lane: room for n keys of a batch in the stream's
+  // key buffer. Returns its offset, or kNoSlot when it does not fit (counted
+  // as lost: the run is incomplete). The team writes them through key_at.
+  WC_HD WC_FORCE_INLINE uint32_t reserve_keys(uint32_t stream, uint32_t n) const {
+    const uint32_t at = key_counts[stream];
+    if (n > key_capacity - at || at > key_capacity) {
+      lost[stream] = lost[stream] + 1;
+      return kNoSlot;
+    }
+    key_counts[stream] = at + n;
+    return at;
+  }
+  WC_HD WC_FORCE_INLINE int64_t* key_at(uint32_t stream, uint32_t offset) const {
+    return keys + size_t(stream) * key_capacity + offset;
+  }
+
+  // Called by the owning lane after begin(): where a push's keys are (or a
+  // pop's count), then, at the end, where a pop's are. kNoSlot offsets (a
+  // batch that did not fit) are kept as they are: the history marks them.
+  WC_HD WC_FORCE_INLINE void batch_in(uint32_t stream, uint32_t slot, uint32_t offset, uint32_t count) const {
+    if (slot == kNoSlot) return;
+    log_record& r = records[size_t(stream) * capacity + slot];
+    r.key = offset;
+    r.value = count;
+  }
+  WC_HD WC_FORCE_INLINE void batch_out(uint32_t stream, uint32_t slot, uint32_t offset, uint32_t count) const {
+    if (slot == kNoSlot) return;
+    log_record& r = records[size_t(stream) * capacity + slot];
+    r.expected = offset;
+    r.result = count;
   }
 
   // A linearization-point hint: stamped where a proof says the operation takes effect.

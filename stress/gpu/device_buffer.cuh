@@ -90,14 +90,18 @@ thrust::device_vector<core::workload_op> device_workload(const std::vector<core:
   return ops;
 }
 
-// A device log of `streams` x `capacity` records, and its copy back.
+// A device log of `streams` x `capacity` records (and `key_capacity` keys a
+// stream for batched operations), and its copy back.
 struct DeviceLog {
   DeviceBuffer<log_record> records;
   DeviceBuffer<uint32_t> counts, lost;
   DeviceBuffer<uint64_t> ticket;
+  DeviceBuffer<int64_t> keys;
+  DeviceBuffer<uint32_t> key_counts;
   history_log view;
-  DeviceLog(uint32_t streams, uint32_t capacity, core::clock_kind clock)
-      : records(size_t(streams) * capacity), counts(streams), lost(streams), ticket(1) {
+  DeviceLog(uint32_t streams, uint32_t capacity, core::clock_kind clock, uint32_t key_capacity = 0)
+      : records(size_t(streams) * capacity), counts(streams), lost(streams), ticket(1),
+        keys(size_t(streams) * key_capacity), key_counts(streams) {
     view.records = records.p;
     view.counts = counts.p;
     view.lost = lost.p;
@@ -105,17 +109,23 @@ struct DeviceLog {
     view.streams = streams;
     view.capacity = capacity;
     view.clock = clock;
+    view.keys = keys.p;
+    view.key_counts = key_counts.p;
+    view.key_capacity = key_capacity;
   }
   void reset() {
     counts.zero();
     lost.zero();
     ticket.zero();
+    key_counts.zero();
   }
   std::unique_ptr<HostLog> to_host() const {
-    auto h = std::make_unique<HostLog>(view.streams, view.capacity);
+    auto h = std::make_unique<HostLog>(view.streams, view.capacity, view.key_capacity);
     records.to_host(h->records.data());
     counts.to_host(h->counts.data());
     lost.to_host(h->lost.data());
+    if (view.key_capacity) keys.to_host(h->keys.data());
+    key_counts.to_host(h->key_counts.data());
     return h;
   }
 };

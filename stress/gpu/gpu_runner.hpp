@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "linearizability/recorder/host_log.hpp"
+#include "stress/heap_config.hpp"
 #include "stress/slab_hash_config.hpp"
 #include "stress/sorted_set_config.hpp"
 #include "structures/core/cuda/device_faults.hpp"
@@ -88,5 +89,49 @@ struct SlabHashBenchResult {
   std::vector<std::string> invariant_violations;
 };
 SlabHashBenchResult run_slab_hash_bench(const SlabHashBenchSpec& spec);
+
+// The heap's memory copied back (HeapMemory's arrays).
+struct HeapGpuMemory {
+  std::vector<uint32_t> keys, states, partial, counters;
+};
+
+// One recorded heap run of a workload (the stress command): block 0's
+// prefill first (its own launch), then every block's queue. The ticket
+// clock by default: %globaltimer's ticks could tie two holds of the root.
+struct HeapGpuSpec {
+  HeapConfig heap;
+  const std::vector<core::workload_op>* ops = nullptr;  // teams x ops_per_team
+  core::clock_kind clock = core::clock_kind::ticket;
+  uint64_t spin_bound = 1u << 20;
+};
+struct HeapGpuRun {
+  double kernel_ms = 0;
+  std::unique_ptr<HostLog> log;
+  cuda_backend::device_faults faults{};
+  HeapGpuMemory memory;
+};
+HeapGpuRun run_heap_gpu(const HeapGpuSpec& spec);
+
+// The paper's benchmarks (section 5): `keys` random (or sorted) keys pushed
+// in full batches by `blocks` blocks, then popped (Table 1, Fig. 13); or a
+// heap prefilled with `prefill_nodes` nodes, then `pairs_per_block` push-pop
+// pairs a block (Fig. 15). Each phase is one launch, timed.
+struct HeapBenchSpec {
+  structures::heap_variant variant = structures::heap_variant::td;
+  uint32_t fixes = 0;
+  uint32_t blocks = 128, threads = 512, k = 1024;
+  uint64_t keys = 0;
+  uint32_t prefill_nodes = 0, pairs_per_block = 0;
+  structures::heap_keys::order_kind order = structures::heap_keys::random;
+  bool record = false;
+};
+struct HeapBenchResult {
+  double prefill_ms = 0, insert_ms = 0, delete_ms = 0, pairs_ms = 0;
+  uint64_t faults = 0;
+  std::unique_ptr<HostLog> log;
+  HeapGpuMemory memory;
+  HeapConfig config;
+};
+HeapBenchResult run_heap_bench(const HeapBenchSpec& spec);
 
 }  // namespace warpcheck::gpu

@@ -32,14 +32,21 @@
 //    every slot where k could be, and "absent" holds at the last read.
 //  - multimap mode frees slots, so a key's instance can appear behind a
 //    scan (in a freed slot it has passed) while another is deleted ahead of
-//    it, and the scan answers "absent" though the key was physically there
-//    throughout. That is still linearizable: a delete removes the first
-//    instance in scan order, so it can miss the new one only if it had read
-//    that slot before the insert wrote it; then delete and insert overlap,
-//    and the delete's point goes first, leaving the scan a moment with no
-//    instance. (An earlier version validated absent answers with per-bucket
-//    delete counters; the directed race in tests/test_slab_hash.cpp hits
-//    the physical miss, and the checker accepts every such history.)
+//    it. Across slabs that is still linearizable when each slab is read as
+//    a snapshot: a delete removes the first instance in scan order, so it
+//    can miss the new one only if it read that slot before the insert wrote
+//    it; then delete and insert overlap, and the delete's point can go
+//    first, leaving the scan a moment with no instance.
+//  - but a warp's read of one slab is 32 loads, not a snapshot (nothing in
+//    the PTX memory model makes a coalesced load atomic), and inside one
+//    slab the argument fails: the lane of instance A's slot can read after a
+//    delete removed A while the lane of a later free slot reads before an
+//    insert of B there completed, with B's insert finished before the delete
+//    began. There is then no moment without an instance, yet the scan saw
+//    none. (PCT found this at seed 2481; tests/test_slab_hash.cpp keeps the
+//    race.) So multimap deletes bracket their CAS with a per-slab guard word
+//    (lane 30, unused by pairs), and an absent answer is given only from
+//    slab reads that the guard shows no delete overlapped: a snapshot.
 #pragma once
 #include <cstdint>
 
@@ -59,6 +66,7 @@ enum class slab_hash_mutant : uint8_t {
   link_leak,                   // a losing link CAS keeps its slab allocated (leak)
   link_free_winner,            // a losing link CAS frees the winner's slab (use after free)
   no_reread_after_failed_cas,  // after a failed CAS, REPLACE/INSERT tries the next lane of its stale read
+  unguarded_absent,            // multimap SEARCH/DELETE answer absent from a slab read no guard validated
 };
 
 struct slab_hash {
@@ -67,6 +75,7 @@ struct slab_hash {
   static constexpr uint32_t kEmptyValue = 0xFFFFFFFFu;
   static constexpr uint64_t kEmptyPair = ~uint64_t(0);
   static constexpr uint32_t kAddressLane = 31;
+  static constexpr uint32_t kGuardLane = 30;  // multimap: the slab's delete guard
   static constexpr uint32_t kKeyLanes = 0x15555555u;  // even lanes 0..28: 15 pairs
   static constexpr uint64_t kPrime = 4294967291ull;     // largest prime below 2^32
   static constexpr int64_t kMaxKey = kDeletedKey - 1;
@@ -115,6 +124,41 @@ struct slab_hash {
   }
   WC_HD static uint64_t* pair_at(uint32_t* words, uint32_t lane) { return reinterpret_cast<uint64_t*>(words + lane); }
 
+  // The delete guard: c = (version << 16) | in_flight counts a slab's
+  // multimap deletes (in flight: between the two brackets of a removal CAS;
+  // version: finished, mod 2^16). The word holds ~c, so the EMPTY word a
+  // slab starts with (0xFFFFFFFF) is c = 0 and no slab needs initializing.
+  // In flight stays below 2^16 (fewer warps are resident), so adding to ~c
+  // never borrows across the halves.
+  WC_HD static bool guard_quiet(uint32_t word) { return ((~word) & 0xFFFFu) == 0; }
+  template <class Team>
+  WC_HD static void guard_enter(Team& t, uint32_t* words) {
+    t.fetch_add(&words[kGuardLane], 0xFFFFFFFFu, core::order::relaxed);  // c += 1: one more in flight
+    t.fence(core::order::acq_rel);                                        // ... before the removal CAS
+  }
+  template <class Team>
+  WC_HD static void guard_leave(Team& t, uint32_t* words) {
+    t.fetch_add(&words[kGuardLane], 0xFFFF0001u, core::order::release);  // c += 0xFFFF: one fewer, version + 1
+  }
+  // The guard as seen before a slab read (every lane loads it), or 0 in map mode.
+  template <class Team>
+  WC_HD uint32_t guard_before(Team& t, const uint32_t* words) const {
+    return mode == slab_hash_mode::multimap ? t.load(&words[kGuardLane], core::order::acquire) : 0u;
+  }
+  // True when the slab read between guard_before and now was a snapshot:
+  // every lane saw one quiet guard word before its load and the same after
+  // (a seqlock read: any delete overlapping a lane's load changed it).
+  template <class Team>
+  WC_HD static bool read_was_snapshot(Team& t, const uint32_t* words, uint32_t before) {
+    t.fence(core::order::acq_rel);
+    const uint32_t after = t.load(&words[kGuardLane], core::order::relaxed);
+    const uint32_t first = t.shfl(before, 0);
+    return t.all(before == first && after == first && guard_quiet(first));
+  }
+  WC_HD bool absent_needs_snapshot() const {
+    return mode == slab_hash_mode::multimap && mutant != slab_hash_mutant::unguarded_absent;
+  }
+
   // Follows a link, counting hops: a list longer than the allocator has
   // slabs is a cycle (a slab freed while linked, then linked again), and a
   // walk must not go round it forever. Returns false (fault reported) then.
@@ -132,10 +176,15 @@ struct slab_hash {
     uint32_t next = slab_alloc::kEmptyPointer, hops = 0;  // the base slab
     for (;;) {
       uint32_t* words = slab_words(bucket, next);
+      const uint32_t guard = guard_before(t, words);
       const uint32_t read = read_slab(t, words);
       // Fix: compare each lane's word with the source lane's key (the
       // broadcast `key`), not with each lane's own pending key.
       const uint32_t found = t.ballot(read == key) & kKeyLanes;
+      if (!found && absent_needs_snapshot() && !read_was_snapshot(t, words, guard)) {
+        if (!retries.again()) return {core::op_status::gave_up};
+        continue;  // a delete overlapped the read: read this slab again
+      }
       if (found) {
         // Fix: __ffs is 1-based; lowest_lane is 0-based.
         const uint32_t at = static_cast<uint32_t>(core::lowest_lane(found));
@@ -170,14 +219,20 @@ struct slab_hash {
     uint32_t next = slab_alloc::kEmptyPointer, hops = 0;
     for (;;) {
       uint32_t* words = slab_words(bucket, next);
+      const uint32_t guard = guard_before(t, words);
       const uint32_t read = read_slab(t, words);
       const uint32_t found = t.ballot(read == key) & kKeyLanes;
+      if (!found && absent_needs_snapshot() && !read_was_snapshot(t, words, guard)) {
+        if (!retries.again()) return {core::op_status::gave_up};
+        continue;  // a delete overlapped the read: read this slab again
+      }
       if (found) {
         const uint32_t at = static_cast<uint32_t>(core::lowest_lane(found));
         bool removed = false;
         uint32_t value = 0;
         if (t.lane() == at) {
           uint64_t* slot = pair_at(words, at);
+          if (multi) guard_enter(t, words);
           if (multi && mutant == slab_hash_mutant::delete_by_exchange) {
             // The bug: swap EMPTY in without checking that the slot still
             // holds the pair seen, so a pair inserted meanwhile is lost.
@@ -196,6 +251,7 @@ struct slab_hash {
               value = value_of(seen);
             }
           }
+          if (multi) guard_leave(t, words);
         }
         if (t.shfl(removed, at)) {
           value = t.shfl(value, at);

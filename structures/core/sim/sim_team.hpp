@@ -91,7 +91,7 @@ class sim_team {
   void shadow_mark(const void* unit, core::unit_state s) { sim_->shadow().mark(unit, s); }
 
   // ---- recorder clock: the logical step ----
-  uint64_t now(core::clock_kind, uint64_t* /*ticket*/) const { return sim_->step(); }
+  uint64_t now(core::clock_kind, uint64_t* /*ticket*/) const { return sim_->config().clock_offset + sim_->step(); }
 
  private:
   template <class W>

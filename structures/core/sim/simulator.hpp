@@ -41,6 +41,7 @@ struct SimConfig {
   uint64_t max_steps = 200'000'000;
   uint64_t spin_bound = 20'000;  // iterations of one spin loop
   size_t stack_bytes = 256 << 10;
+  uint64_t clock_offset = 0;  // added to the recorder's clock: a run that continues an earlier one's history
 };
 
 // Throws std::invalid_argument for an impossible configuration.

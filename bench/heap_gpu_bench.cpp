@@ -1,0 +1,192 @@
+// The generalized heap on the GPU, the paper's benchmarks (section 5):
+//  1. Table 1: N keys (random, descending, ascending) pushed in full batches
+//     by 128 blocks of 512 threads (k = 1024), then popped; both variants
+//     as printed and corrected; std::priority_queue on this machine's CPU
+//     on the same keys, side by side. After each run the heap must be empty
+//     with its invariants intact.
+//  2. Recording: the random run with the recorder off and on; a smaller
+//     recorded run checked (linearizability, the proof's points, invariants).
+//  3. Fig. 15: heaps prefilled to 2^6, 2^10, 2^14 nodes, then push-pop pairs
+//     from every block at once; the paper's variants too, whose findings
+//     (F2, B1: deadlocks) a real GPU hits as faults.
+// Usage: heap_gpu_bench [--quick] [--keys N]. Exits 77 without a GPU.
+#include <cuda_runtime.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <queue>
+#include <string>
+
+#include "linearizability/checker.hpp"
+#include "linearizability/recorder/log_to_history.hpp"
+#include "stress/gpu/gpu_runner.hpp"
+
+using namespace warpcheck;
+using structures::heap_keys;
+
+namespace {
+
+struct Variant {
+  const char* name;
+  structures::heap_variant variant;
+  uint32_t fixes;
+};
+const Variant kVariants[] = {
+    {"td (paper)", structures::heap_variant::td, 0},
+    {"bu (paper)", structures::heap_variant::bu, 0},
+    {"td-fixed", structures::heap_variant::td, structures::heap_fix::td_fixed},
+    {"bu-fixed", structures::heap_variant::bu, structures::heap_fix::bu_fixed},
+};
+const char* kOrders[] = {"random", "ascending", "descending"};
+
+// Invariants of the heap left by a run (empty when every key was popped).
+std::string judge_memory(gpu::HeapBenchResult& r, const History& h) {
+  HeapMemory m(r.config);
+  m.keys = std::move(r.memory.keys);
+  m.states = std::move(r.memory.states);
+  m.partial = std::move(r.memory.partial);
+  m.counters = std::move(r.memory.counters);
+  const auto bad = check_heap_invariants(m, m.view(r.config), h);
+  return bad.empty() ? "ok" : bad[0];
+}
+
+// std::priority_queue (a min-heap) on the same keys, one CPU core: push all, pop all.
+double cpu_priority_queue_ms(const gpu::HeapBenchSpec& s) {
+  HeapConfig c;
+  c.teams = s.blocks;
+  c.k = s.k;
+  c.narrow_keys = 0x7FFFFFFF;
+  c.ops_per_team = static_cast<uint32_t>(s.keys / s.k / s.blocks);
+  heap_keys keys = heap_key_source(c);
+  keys.order = s.order;
+  keys.teams = s.blocks;
+  keys.per_team = c.ops_per_team;
+  std::vector<uint32_t> in;
+  in.reserve(s.keys);
+  // The GPU's push order: every block's i-th push at about the same time.
+  for (uint64_t i = 0; i < c.ops_per_team; ++i)
+    for (uint64_t b = 0; b < s.blocks; ++b) {
+      const uint64_t slot = b * c.ops_per_team + i;
+      for (uint32_t j = 0; j < s.k; ++j) in.push_back(keys(slot, int64_t(slot) + 1, j));
+    }
+  const auto t0 = std::chrono::steady_clock::now();
+  std::priority_queue<uint32_t, std::vector<uint32_t>, std::greater<uint32_t>> q;
+  for (uint32_t v : in) q.push(v);
+  uint64_t sum = 0;
+  while (!q.empty()) {
+    sum += q.top();
+    q.pop();
+  }
+  const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  if (sum == 42) std::printf(" ");  // keep the pops
+  return ms;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  bool quick = false;
+  uint64_t n = uint64_t(1) << 26;
+  for (int i = 1; i < argc; ++i) {
+    if (!std::strcmp(argv[i], "--quick")) quick = true;
+    else if (!std::strcmp(argv[i], "--keys") && i + 1 < argc) n = std::stoull(argv[++i]);
+  }
+  const gpu::DeviceInfo dev = gpu::device_info();
+  if (!dev.present) {
+    std::printf("SKIP: no CUDA device (%s): the heap benchmark needs one\n", dev.why_absent.c_str());
+    return 77;
+  }
+  if (quick) n = uint64_t(1) << 20;
+  const uint32_t blocks = 128, threads = quick ? 128 : 512, k = quick ? 256 : 1024;
+  std::printf("device: %s, %d SMs; %u blocks x %u threads, k = %u\n\n", dev.name.c_str(), dev.sms, blocks, threads, k);
+  int bad = 0;
+
+  std::printf("## Table 1: %llu keys pushed, then popped (ms)\n\n", (unsigned long long)n);
+  std::printf("| variant | keys | insert | delete | total | heap after | faults |\n|---|---|---|---|---|---|---|\n");
+  History empty;
+  empty.meta.model = ModelId::PriorityQueue;
+  for (int order = 0; order < 3; ++order) {
+    gpu::HeapBenchSpec s;
+    s.blocks = blocks;
+    s.threads = threads;
+    s.k = k;
+    s.keys = n;
+    s.order = heap_keys::order_kind(order);
+    for (const Variant& v : kVariants) {
+      s.variant = v.variant;
+      s.fixes = v.fixes;
+      auto r = gpu::run_heap_bench(s);
+      const std::string after = judge_memory(r, empty);
+      bad += after != "ok" || r.faults;
+      std::printf("| %s | %s | %.1f | %.1f | %.1f | %s | %llu |\n", v.name, kOrders[order], r.insert_ms, r.delete_ms,
+                  r.insert_ms + r.delete_ms, after.c_str(), (unsigned long long)r.faults);
+    }
+    std::printf("| std::priority_queue (1 CPU core) | %s | | | %.1f | | |\n", kOrders[order], cpu_priority_queue_ms(s));
+  }
+
+  std::printf("\n## Recording (random keys): off and on, then a recorded run checked\n\n");
+  std::printf("| variant | keys | rec | insert | delete | check |\n|---|---|---|---|---|---|\n");
+  for (const Variant& v : kVariants) {
+    for (bool record : {false, true}) {
+      gpu::HeapBenchSpec s;
+      s.variant = v.variant;
+      s.fixes = v.fixes;
+      s.blocks = blocks;
+      s.threads = threads;
+      s.k = k;
+      s.keys = quick ? n : n / 4;
+      s.record = record;
+      auto r = gpu::run_heap_bench(s);
+      bad += r.faults != 0;
+      std::printf("| %s | %llu | %s | %.1f | %.1f | %s |\n", v.name, (unsigned long long)s.keys, record ? "on" : "off",
+                  r.insert_ms, r.delete_ms, r.faults ? "FAULTS" : "-");
+    }
+    // Small enough for the checker's sorted-vector state (pushes cost O(size)).
+    gpu::HeapBenchSpec s;
+    s.variant = v.variant;
+    s.fixes = v.fixes;
+    s.blocks = blocks;
+    s.threads = 128;
+    s.k = 256;
+    s.keys = uint64_t(1) << 17;
+    s.record = true;
+    auto r = gpu::run_heap_bench(s);
+    HistoryMeta meta;
+    meta.model = ModelId::PriorityQueue;
+    const History h = history_from_log(*r.log, meta);
+    const auto t0 = std::chrono::steady_clock::now();
+    const CheckResult cr = check_history(h);
+    const double sec = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    const std::string after = judge_memory(r, h);
+    const bool points = cr.hint_replay && cr.hint_replay->outcome == HintReplay::Outcome::Explained;
+    bad += cr.verdict != Verdict::Linearizable || after != "ok";
+    std::printf("| %s | %llu (k 256) | on, checked | %.1f | %.1f | %s in %.1f s; proof's points %s; invariants %s |\n", v.name,
+                (unsigned long long)s.keys, r.insert_ms, r.delete_ms, std::string(verdict_name(cr.verdict)).c_str(), sec,
+                points ? "hold" : "NOT explained", after.c_str());
+  }
+
+  std::printf("\n## Fig. 15: prefilled heaps, then push-pop pairs from every block at once\n\n");
+  std::printf("| variant | prefill nodes | pairs | ms | us a pair | faults | heap after |\n|---|---|---|---|---|---|---|\n");
+  const uint32_t pairs = quick ? 16 : 256;
+  for (uint32_t levels : quick ? std::vector<uint32_t>{6} : std::vector<uint32_t>{6, 10, 14}) {
+    for (const Variant& v : kVariants) {
+      gpu::HeapBenchSpec s;
+      s.variant = v.variant;
+      s.fixes = v.fixes;
+      s.blocks = blocks;
+      s.threads = threads;
+      s.k = k;
+      s.prefill_nodes = 1u << levels;
+      s.pairs_per_block = pairs;
+      auto r = gpu::run_heap_bench(s);
+      const bool paper = v.fixes == 0;
+      const std::string after = r.faults ? "-" : judge_memory(r, empty).substr(0, 60);
+      if (!paper) bad += r.faults != 0;
+      std::printf("| %s | 2^%u | %u x %u | %.1f | %.2f | %llu | %s |\n", v.name, levels, blocks, pairs, r.pairs_ms,
+                  1000 * r.pairs_ms / (double(blocks) * pairs), (unsigned long long)r.faults, after.c_str());
+    }
+  }
+  std::printf("\nruns of the corrected variants (or unfaulted paper runs) judged wrong: %d\n", bad);
+  return bad ? 1 : 0;
+}

@@ -1,0 +1,187 @@
+// The generalized heap on the GPU: one block a team, the team's scratch in
+// shared memory. Stress runs (recorded with the ticket clock, copied back,
+// invariants checked on the host) and the paper's benchmarks.
+#include <thrust/device_vector.h>
+#include <thrust/execution_policy.h>
+#include <thrust/tabulate.h>
+
+#include <algorithm>
+
+#include "stress/gpu/device_buffer.cuh"
+#include "stress/gpu/gpu_runner.hpp"
+#include "structures/core/cuda/block_team.cuh"
+
+namespace warpcheck::gpu {
+
+namespace {
+
+using structures::generalized_heap;
+
+template <bool Record>
+__global__ void heap_ops_kernel(generalized_heap h, const core::workload_op* ops, uint32_t per_team, uint64_t first_slot,
+                                structures::heap_keys keys, history_log log, cuda_backend::device_context ctx) {
+  extern __shared__ uint32_t scratch[];
+  cuda_backend::block_team t(ctx);
+  structures::run_team_heap_ops(t, h, {ops + size_t(blockIdx.x) * per_team, per_team, first_slot + uint64_t(blockIdx.x) * per_team},
+                                scratch, keys, Record ? &log : nullptr);
+}
+
+// The heap's memory on the device, laid out as HeapMemory on the host.
+struct DeviceHeap {
+  DeviceBuffer<uint32_t> keys, states, partial, counters;
+  explicit DeviceHeap(const HeapConfig& c)
+      : keys(size_t(generalized_heap::node_slots(heap_capacity(c)) + 1) * c.k),
+        states(generalized_heap::node_slots(heap_capacity(c)) + 1),
+        partial(c.k),
+        counters(kHeapCounters) {
+    reset();
+  }
+  void reset() {
+    keys.fill_bytes(0xFF);  // empty slots
+    partial.fill_bytes(0xFF);
+    states.zero();
+    counters.zero();
+  }
+  generalized_heap view(const HeapConfig& c) const { return heap_view(c, keys.p, states.p, partial.p, counters.p); }
+  HeapGpuMemory to_host() const {
+    HeapGpuMemory m;
+    keys.to_host(m.keys);
+    states.to_host(m.states);
+    partial.to_host(m.partial);
+    counters.to_host(m.counters);
+    return m;
+  }
+};
+
+// Launches `teams` blocks of `lanes` threads over `ops` (per_team each);
+// returns the kernel's time in ms.
+float launch_heap_ops(const generalized_heap& h, const core::workload_op* ops, uint32_t teams, uint32_t lanes,
+                      uint32_t per_team, uint64_t first_slot, const structures::heap_keys& keys, const history_log* log,
+                      const cuda_backend::device_context& ctx) {
+  const size_t shared = sizeof(uint32_t) * generalized_heap::kScratchBatches * h.k;
+  auto kernel = log ? heap_ops_kernel<true> : heap_ops_kernel<false>;
+  if (shared > 48 * 1024) check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(shared)), "shared memory");
+  cudaEvent_t start, stop;
+  check(cudaEventCreate(&start), "cudaEventCreate");
+  check(cudaEventCreate(&stop), "cudaEventCreate");
+  check(cudaEventRecord(start), "cudaEventRecord");
+  kernel<<<teams, lanes, shared>>>(h, ops, per_team, first_slot, keys, log ? *log : history_log{}, ctx);
+  check(cudaGetLastError(), "launch");
+  check(cudaEventRecord(stop), "cudaEventRecord");
+  check(cudaEventSynchronize(stop), "kernel");
+  float ms = 0;
+  check(cudaEventElapsedTime(&ms, start, stop), "cudaEventElapsedTime");
+  cudaEventDestroy(start);
+  cudaEventDestroy(stop);
+  return ms;
+}
+
+thrust::device_vector<core::workload_op> to_device(const std::vector<core::workload_op>& ops) {
+  thrust::device_vector<core::workload_op> d(ops.size());
+  thrust::copy(ops.begin(), ops.end(), d.begin());
+  return d;
+}
+
+// A phase of the benchmarks: every team runs `per_team` operations of one
+// kind (pushes of k keys, or pops), or pairs of a push and a pop.
+struct bench_op {
+  int kind;  // 0 push, 1 pop, 2 push-pop pairs
+  uint32_t k;
+  __host__ __device__ core::workload_op operator()(uint64_t i) const {
+    core::workload_op op;
+    const bool push = kind == 0 || (kind == 2 && i % 2 == 0);
+    op.kind = push ? OpKind::Push : OpKind::Pop;
+    op.key = push ? k : 0;
+    op.value = int64_t(i) + 1;
+    return op;
+  }
+};
+
+}  // namespace
+
+HeapGpuRun run_heap_gpu(const HeapGpuSpec& spec) {
+  const HeapConfig& c = spec.heap;
+  validate(c);
+  if (!spec.ops || spec.ops->size() != size_t(c.teams) * c.ops_per_team)
+    throw std::invalid_argument("gpu: heap workload size does not fit the shape");
+  const auto ops = to_device(*spec.ops);
+  DeviceHeap heap(c);
+  const uint32_t records = (c.log_capacity ? c.log_capacity : c.ops_per_team) + c.prefill;
+  DeviceLog log(c.teams, records, spec.clock, records * c.k);
+  DeviceBuffer<cuda_backend::device_faults> faults(1);
+  const cuda_backend::device_context ctx{spec.spin_bound, faults.p};
+  const generalized_heap view = heap.view(c);
+  const structures::heap_keys keys = heap_key_source(c);
+  HeapGpuRun run;
+  if (c.prefill) {  // block 0 alone first: a kernel boundary is an exact cut
+    const auto fill = to_device(heap_prefill_ops(c));
+    launch_heap_ops(view, thrust::raw_pointer_cast(fill.data()), 1, c.lanes, c.prefill, uint64_t(c.teams) * c.ops_per_team,
+                    keys, &log.view, ctx);
+  }
+  run.kernel_ms = launch_heap_ops(view, thrust::raw_pointer_cast(ops.data()), c.teams, c.lanes, c.ops_per_team, 0, keys,
+                                  &log.view, ctx);
+  faults.to_host(&run.faults);
+  run.log = log.to_host();
+  run.memory = heap.to_host();
+  return run;
+}
+
+HeapBenchResult run_heap_bench(const HeapBenchSpec& spec) {
+  HeapConfig c;
+  c.variant = spec.variant;
+  c.fixes = spec.fixes;
+  c.teams = spec.blocks;
+  c.lanes = spec.threads;
+  c.k = spec.k;
+  c.narrow_keys = 0x7FFFFFFF;  // random 31-bit keys, duplicates allowed (the paper's random 32-bit ints)
+  const uint64_t pushes = spec.keys / spec.k, prefill_pushes = spec.prefill_nodes;
+  if (spec.keys % (uint64_t(spec.k) * spec.blocks)) throw std::invalid_argument("bench: keys must be a multiple of k x blocks");
+  if (prefill_pushes % spec.blocks) throw std::invalid_argument("bench: prefill nodes must be a multiple of blocks");
+  const uint64_t pair_ops = uint64_t(spec.pairs_per_block) * 2;
+  c.ops_per_team = static_cast<uint32_t>(std::max<uint64_t>({pushes / spec.blocks, prefill_pushes / spec.blocks, pair_ops, 1}));
+  c.capacity = static_cast<uint32_t>(pushes + prefill_pushes + uint64_t(spec.blocks) * spec.pairs_per_block + spec.blocks + 1);
+  validate(c);
+  structures::heap_keys keys = heap_key_source(c);
+  keys.order = spec.order;
+  keys.teams = spec.blocks;
+  DeviceHeap heap(c);
+  DeviceBuffer<cuda_backend::device_faults> faults(1);
+  // A stuck block gives up after ~2^20 backed-off spins (a quarter second):
+  // the paper's variants can deadlock in the mixed phase (F2, B1).
+  const cuda_backend::device_context ctx{uint64_t(1) << 20, faults.p};
+  const generalized_heap view = heap.view(c);
+  std::unique_ptr<DeviceLog> log;
+  const uint64_t ops_total = pushes * 2 + prefill_pushes + uint64_t(spec.blocks) * pair_ops;
+  if (spec.record)
+    log = std::make_unique<DeviceLog>(spec.blocks, static_cast<uint32_t>(ops_total / spec.blocks + 1), core::clock_kind::ticket,
+                                      static_cast<uint32_t>((ops_total / spec.blocks + 1) * spec.k));
+  const history_log* lv = log ? &log->view : nullptr;
+  thrust::device_vector<core::workload_op> ops(size_t(c.ops_per_team) * spec.blocks);
+  auto phase = [&](int kind, uint32_t per_team, uint64_t slot_base) {
+    thrust::tabulate(thrust::device, ops.begin(), ops.begin() + size_t(per_team) * spec.blocks, bench_op{kind, spec.k});
+    keys.per_team = per_team;
+    return launch_heap_ops(view, thrust::raw_pointer_cast(ops.data()), spec.blocks, spec.threads, per_team, slot_base, keys, lv, ctx);
+  };
+  HeapBenchResult r;
+  uint64_t slot = 0;
+  if (prefill_pushes) {
+    r.prefill_ms = phase(0, static_cast<uint32_t>(prefill_pushes / spec.blocks), slot);
+    slot += prefill_pushes;
+  }
+  if (pushes) {
+    r.insert_ms = phase(0, static_cast<uint32_t>(pushes / spec.blocks), slot);
+    slot += pushes;
+    r.delete_ms = phase(1, static_cast<uint32_t>(pushes / spec.blocks), slot);
+    slot += pushes;
+  }
+  if (spec.pairs_per_block) r.pairs_ms = phase(2, static_cast<uint32_t>(pair_ops), slot);
+  cuda_backend::device_faults f{};
+  faults.to_host(&f);
+  r.faults = f.count;
+  if (log) r.log = log->to_host();
+  r.memory = heap.to_host();
+  r.config = c;
+  return r;
+}
+
+}  // namespace warpcheck::gpu

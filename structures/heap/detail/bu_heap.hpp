@@ -1,0 +1,215 @@
+// The BU-INS/TD-DEL heap (paper, Fig. 12): inserts place their batch at the
+// next node and bubble it up; deletes walk down from the root. An insert
+// releases its node between steps (INUSE -> INSHOLD, "parked") so that it
+// never holds a child while waiting for a parent a delete holds; a delete
+// that meets a parked node takes it anyway and leaves it DELMOD, telling
+// the insert its batch was modified. The proof (section 3.3.5) puts a
+// delete's point inside its hold of the root and an insert's inside its
+// hold of the last node it locks: `hint` stamps after every acquisition,
+// so the last stamp is inside the last hold.
+//
+// Readings of lines the text extraction damaged (each also at its line):
+//  - insert line 11 `cur = lastelem++` and delete line 8: as in TD (the
+//    next node; the last node, removed).
+//  - insert lines 24-35 are partly lost. Kept: line 24 `if (cstate ==
+//    DELMOD)`, line 27 `MS_UNLOCK(par, INUSE, AVAIL)`, line 30 `if
+//    (B[cur][0] >= B[par][K-1])`, line 33's MergeAndSort and line 36's
+//    final unlock. Filled in from the prose ("DELMOD: ... the insert
+//    operation can move to the parent batch"; property satisfied: stop):
+//    on DELMOD the insert clears the mark (DELMOD -> AVAIL) and continues
+//    from the parent, which it holds; when the property holds it releases
+//    the parent and stops; after a merge it releases its node and moves up.
+//  - delete line 13 `cstate = INUSE`: line 31 restores cstate on the node
+//    it leaves, and the root was taken from AVAIL; restoring INUSE would
+//    keep the root locked forever after the first descent. Read as AVAIL.
+//  - delete line 18 is printed as a comment (`// lstate = ...`); it is the
+//    loop's body, like line 20.
+//  - delete, one node left: Fig. 4(c)'s `if (tar == 1) return`, as in TD.
+// Kept as printed (and the framework's findings, see bench/RESULTS.md):
+//  - delete line 9 locks the last node only from AVAIL, though it may be a
+//    parked insert's node (INSHOLD) whose insert waits for the root;
+//  - insert line 21 ends the insert when the parent is neither AVAIL nor
+//    INUSE/INSHOLD, i.e. DELMOD (the prose assumes that means "deleted");
+//  - `MS_TRYLOCK(l, state(l), INUSE)` is CAS(state(l), <a fresh read>,
+//    INUSE): when the state moves between the read and the CAS, the CAS
+//    fails, returns the new state, and the loop (`while (lstate ==
+//    INUSE)`) ends as if the node were locked.
+#pragma once
+#include "structures/core/workload_op.hpp"
+#include "structures/heap/detail/batch_ops.hpp"
+#include "structures/heap/detail/node_lock.hpp"
+
+namespace warpcheck::structures::heap_detail {
+
+// `while (s == INUSE) s = MS_TRYLOCK(x, state(x), INUSE)`: a read, then a
+// CAS from what was read. As printed (B3) the loop looks at what the CAS
+// found, not at whether it succeeded: when the state moves between the read
+// and the CAS, the CAS fails, and the delete goes on as if it held the node.
+// With heap_fix::checked_trylock it retries until its own CAS succeeds.
+template <class Team>
+WC_HD bool ms_trylock_as_read_while_inuse(Team& t, const generalized_heap& h, uint32_t* w, uint32_t& answer) {
+  if (h.fixed(heap_fix::checked_trylock)) return ms_lock_unless_inuse(t, h.variant, w, answer);
+  auto attempt = [&] {
+    const uint32_t seen = t.load(w, core::order::relaxed);
+    const uint32_t old = t.cas(w, seen, node_state::inuse, core::order::acq_rel);
+    if (old == seen) annotate(t, h.variant, w, seen, node_state::inuse);
+    return old;
+  };
+  return repeat_while(t, w, attempt, [](uint32_t s) { return s == node_state::inuse; }, answer);
+}
+
+// Inserts the n keys in sc.items (n <= k).
+template <class Team, class Hint>
+WC_HD core::op_result bu_insert(Team& t, const generalized_heap& h, const scratch& sc, uint32_t n, Hint hint) {
+  using namespace node_state;
+  const heap_variant v = h.variant;
+  const core::op_result gave_up{core::op_status::gave_up};
+  bitonic_sort(t, sc.items, n, h.k);                                            // line 1
+  if (!ms_lock(t, v, h.state(1), avail, inuse)) return gave_up;                 // line 2
+  hint(t);
+  if (absorb_into_partial_buffer(t, h, sc, n)) {                                // lines 3-8
+    ms_unlock(t, v, h.state(1), inuse, avail);                                  // line 9
+    return {};                                                                  // line 10
+  }
+  const uint32_t count = read_guarded(t, h.last) + 1;                          // line 11 (reading: ++lastelem)
+  if (count > h.capacity) {
+    if (t.lane() == 0) t.fail("heap: full (capacity nodes in use)", h.last);
+    return {core::op_status::failed};
+  }
+  write_guarded(t, h.last, count);
+  uint32_t cur = h.node_of(count), par = cur >> 1;
+  if (cur != 1) {                                                               // line 12
+    if (!ms_lock(t, v, h.state(cur), avail, inuse)) return gave_up;             // line 13
+    hint(t);
+    ms_unlock(t, v, h.state(1), inuse, avail);                                  // line 14
+  }
+  copy_keys(t, h.node(cur), sc.items, h.k);                                     // line 15
+  uint32_t par_restore = avail;  // the state the parent gets back if left as it is
+  while (cur != 1) {                                                            // line 16
+    ms_unlock(t, v, h.state(cur), inuse, inshold);                              // line 17: park
+    uint32_t pstate = inuse, cstate = inuse;                                    // line 18
+    // Lines 19-20: wait while the parent is INUSE or INSHOLD (another
+    // insert's parked batch): a batch merges only into a settled parent.
+    // B2 fixed: DELMOD is another insert's batch too (a delete modified
+    // it; its insert will clear the mark), so wait on it as well.
+    auto parent_busy = [&](uint32_t s) {
+      return s == inuse || (s == inshold && h.mutant != heap_mutant::ignore_parked_parent) ||
+             (s == delmod && h.fixed(heap_fix::wait_on_delmod_parent));
+    };
+    if (!ms_trylock_while(t, v, h.state(par), avail, inuse, parent_busy, pstate)) return gave_up;  // lines 19-20
+    par_restore = avail;
+    if (pstate == inshold && h.mutant == heap_mutant::ignore_parked_parent) {
+      // The planted bug: take the parked parent as if it were settled.
+      if (ms_cas(t, v, h.state(par), inshold, inuse) != inshold) continue;
+      pstate = avail;
+      par_restore = inshold;
+    }
+    if (pstate != avail) return {};                                             // line 21 (B2: ends on DELMOD, parked)
+    hint(t);
+    auto mine_busy = [](uint32_t s) { return s == inuse; };
+    if (!ms_trylock_while(t, v, h.state(cur), inshold, inuse, mine_busy, cstate)) return gave_up;  // lines 22-23
+    if (cstate == avail && h.fixed(heap_fix::take_parked_last)) {
+      // B1 fixed: a delete took this node as its last and moved the batch
+      // into the root; nothing of it is left to bubble up.
+      ms_unlock(t, v, h.state(par), inuse, par_restore);
+      return {};
+    }
+    if (cstate == delmod) {                                                     // line 24
+      ms_cas(t, v, h.state(cur), delmod, avail);                                // (reading: clear the mark)
+      cur = par;                                                                // (reading: on from the parent,
+      par = cur >> 1;                                                           //  which this insert holds)
+      continue;
+    }
+    hint(t);
+    if (first_key(t, h, cur) >= last_key(t, h, par)) {                          // line 30
+      ms_unlock(t, v, h.state(par), inuse, par_restore);                        // (reading: release the parent, stop)
+      break;
+    }
+    merge_nodes(t, h, sc, par, cur);                                            // line 33
+    ms_unlock(t, v, h.state(cur), inuse, avail);                                // (reading: release the node,
+    cur = par;                                                                  //  move up)
+    par = cur >> 1;
+  }
+  ms_unlock(t, v, h.state(cur), inuse, avail);                                  // line 36
+  return {};
+}
+
+// Removes the min(k, size) smallest keys into sc.items; the result's value
+// is how many.
+template <class Team, class Hint>
+WC_HD core::op_result bu_delete(Team& t, const generalized_heap& h, const scratch& sc, Hint hint) {
+  using namespace node_state;
+  const heap_variant v = h.variant;
+  const core::op_result gave_up{core::op_status::gave_up};
+  if (!ms_lock(t, v, h.state(1), avail, inuse)) return gave_up;                 // line 1
+  hint(t);
+  const uint32_t count = read_guarded(t, h.last);
+  if (count == 0) {                                                             // lines 2-6
+    const uint32_t n = take_partial_buffer(t, h, sc);
+    ms_unlock(t, v, h.state(1), inuse, avail);
+    return {core::op_status::done, ResultKind::Keys, n};
+  }
+  const core::op_result got{core::op_status::done, ResultKind::Keys, int64_t(h.k)};
+  copy_keys(t, sc.items, h.node(1), h.k);                                       // line 7
+  write_guarded(t, h.last, count - 1);                                          // line 8 (reading: lastelem--)
+  const uint32_t tar = h.node_of(count);
+  if (tar == 1) {  // Fig. 4(c): the last node was the root
+    fill_keys(t, h.node(1), h.k, kEmptyKey);
+    ms_unlock(t, v, h.state(1), inuse, avail);
+    return got;
+  }
+  if (h.fixed(heap_fix::take_parked_last)) {
+    // B1 fixed: take the last node even when an insert parked its batch
+    // there (that insert may be waiting for the root this delete holds).
+    // Its insert, finding the node AVAIL, takes its batch to be in the
+    // root: true when the batch was taken whole, not when a delete had
+    // moved it up first (B4: the marks name no owner).
+    uint32_t taken = avail;
+    if (!ms_lock_unless_inuse(t, v, h.state(tar), taken)) return gave_up;
+  } else if (!ms_lock(t, v, h.state(tar), avail, inuse)) {                      // line 9 (B1: AVAIL only)
+    return gave_up;
+  }
+  copy_keys(t, h.node(1), h.node(tar), h.k);                                    // line 10
+  fill_keys(t, h.node(tar), h.k, kEmptyKey);
+  ms_unlock(t, v, h.state(tar), inuse, avail);                                  // line 11
+  trade_root_with_partial_buffer(t, h, sc);                                     // line 12
+  bool root_held = true;
+  if (h.mutant == heap_mutant::early_root_release) {
+    ms_unlock(t, v, h.state(1), inuse, avail);  // the planted bug, as in TD
+    root_held = false;
+  }
+  uint32_t cur = 1, cstate = avail;                                             // line 13 (reading: AVAIL)
+  auto release = [&](uint32_t node, uint32_t restore) {
+    if (node != 1 || root_held) ms_unlock(t, v, h.state(node), inuse, restore);
+  };
+  for (;;) {                                                                    // line 14
+    const uint32_t l = 2 * cur, r = l + 1;                                      // line 15
+    if (r >= h.nodes) {  // below the array: no children (cannot happen within capacity)
+      release(cur, cstate);
+      return got;
+    }
+    uint32_t lstate = inuse, rstate = inuse;                                    // line 16
+    if (!ms_trylock_as_read_while_inuse(t, h, h.state(l), lstate)) return gave_up;  // lines 17-18
+    if (!ms_trylock_as_read_while_inuse(t, h, h.state(r), rstate)) return gave_up;  // lines 19-20
+    lstate = lstate == inshold ? delmod : lstate;                               // line 21
+    rstate = rstate == inshold ? delmod : rstate;                               // line 22
+    // Lines 23-25: the k largest go back to the child whose largest key was
+    // larger; the descent continues into the other.
+    const bool left_bigger = last_key(t, h, l) > last_key(t, h, r);
+    const uint32_t big = left_bigger ? l : r, small = left_bigger ? r : l;
+    const uint32_t big_state = left_bigger ? lstate : rstate, small_state = left_bigger ? rstate : lstate;
+    merge_nodes(t, h, sc, small, big);                                          // line 24
+    ms_unlock(t, v, h.state(big), inuse, big_state);                            // line 25
+    if (last_key(t, h, cur) <= first_key(t, h, small)) {                        // line 26
+      release(cur, cstate);                                                     // line 27
+      ms_unlock(t, v, h.state(small), inuse, small_state);                      // line 28
+      return got;                                                               // line 29
+    }
+    merge_nodes(t, h, sc, cur, small);                                          // line 30
+    release(cur, cstate);                                                       // line 31
+    cur = small;                                                                // line 32
+    cstate = small_state;
+  }
+}
+
+}  // namespace warpcheck::structures::heap_detail

@@ -1,0 +1,189 @@
+// The TD-INS/TD-DEL heap (paper, Fig. 10): inserts and deletes both walk
+// down from the root, locking parent before child. Every operation takes
+// effect while it holds the root (the proof of section 3.3.3): `hint`
+// stamps that point, right after the root is acquired.
+//
+// Readings of lines the text extraction damaged (each also at its line):
+//  - insert line 11 `tar = lastelem++` and delete line 8 `tar = lastelem`:
+//    with 1-based nodes an insert's target is the next node (++lastelem)
+//    and a delete's is the last one, which it removes (lastelem--, as in
+//    Fig. 4(c)).
+//  - insert line 13 `MS_LOCK(tar, AVAIL, INUSE)`: line 21 expects the
+//    target in TARGET and the delete's line 9 marks TARGET targets, so the
+//    target is locked AVAIL -> TARGET.
+//  - insert line 20 (unlock the parent) runs whether or not line 19 locked
+//    the next node: inside the `if`, an insert's last parent would stay
+//    locked forever; outside, it follows Fig. 8 ("locks N_i+1 before it
+//    unlocks N_i", the target being locked already).
+//  - insert lines 22-25: `tar = tstate == TARGET ? tar : 1` then
+//    `MS_UNLOCK(tar, state(tar), AVAIL)` would release the root that the
+//    marking delete holds and leave the delete waiting on a MARKED target
+//    forever; the prose says the insert moves its keys to the root and the
+//    delete (line 11) waits for the target to become AVAIL, so the keys go
+//    to the root and line 25 releases the *original* target.
+//  - delete line 10 `if (tstate == MARKED)`: MS_TRYLOCK returns the state
+//    it found, so the mark took when it found TARGET.
+//  - delete, one node left: Fig. 10 would lock the root it already holds
+//    (line 13, a self-deadlock); Fig. 4(c)'s `if (tar == 1) return` is kept.
+//
+// Findings (what the framework showed; tests/test_heap.cpp replays them):
+//  F1 (paper): after line 20 releases the target's parent, and before line
+//     23 writes the target, a delete can lock that parent, see the target
+//     as "no child" (line 22: TARGET is not AVAIL), and leave the parent
+//     holding keys larger than the ones the insert then writes below it.
+//     The generalized heap property breaks, and later deletes return keys
+//     that are not the smallest. Fixed: the parent stays locked until the
+//     target is written (heap_fix::hold_target_parent).
+//  F2 (paper): a delete that marks the target after the insert's last
+//     line-15 check, while the insert has reached its target (cur == tar),
+//     makes line 21 fail; the keys go to the root, but line 24's `tar !=
+//     cur` skips the release of the MARKED target, and the delete waits at
+//     line 11 forever (a lost wake-up). Fixed: the target is released
+//     whenever the keys went to the root (heap_fix::release_marked_target).
+#pragma once
+#include "structures/core/workload_op.hpp"
+#include "structures/heap/detail/batch_ops.hpp"
+#include "structures/heap/detail/node_lock.hpp"
+
+namespace warpcheck::structures::heap_detail {
+
+// Inserts the n keys in sc.items (n <= k).
+template <class Team, class Hint>
+WC_HD core::op_result td_insert(Team& t, const generalized_heap& h, const scratch& sc, uint32_t n, Hint hint) {
+  using namespace node_state;
+  const heap_variant v = h.variant;
+  const core::op_result gave_up{core::op_status::gave_up};
+  bitonic_sort(t, sc.items, n, h.k);                                            // line 1
+  if (!ms_lock(t, v, h.state(1), avail, inuse)) return gave_up;                 // line 2
+  hint(t);
+  if (absorb_into_partial_buffer(t, h, sc, n)) {                                // lines 3-8
+    ms_unlock(t, v, h.state(1), inuse, avail);                                  // line 9
+    return {};
+  }
+  const uint32_t count = read_guarded(t, h.last) + 1;                          // line 11 (reading: ++lastelem)
+  if (count > h.capacity) {
+    if (t.lane() == 0) t.fail("heap: full (capacity nodes in use)", h.last);
+    return {core::op_status::failed};
+  }
+  write_guarded(t, h.last, count);
+  const uint32_t tar = h.node_of(count);
+  uint32_t cur = 1, level = log2_floor(tar), parent = 0;
+  if (tar != 1 && !ms_lock(t, v, h.state(tar), avail, target)) return gave_up;  // line 13 (reading: AVAIL -> TARGET)
+  while (cur != tar) {                                                          // line 14
+    if (ms_state(t, h.state(tar)) == marked) break;                             // line 15
+    merge_and_sort(t, sc, h.node(cur), h.k, sc.items, h.k, h.node(cur), h.k, sc.items);  // line 16
+    parent = cur;
+    cur = tar >> --level;                                                       // line 17
+    if (cur != tar && !ms_lock(t, v, h.state(cur), avail, inuse)) return gave_up;  // lines 18-19
+    // Line 20. F1: the paper releases the target's parent here too; the
+    // fixed variant keeps it until the target is written (below).
+    if (cur != tar || !h.fixed(heap_fix::hold_target_parent)) {
+      ms_unlock(t, v, h.state(parent), inuse, avail);
+      parent = 0;
+    }
+  }
+  const uint32_t tstate = ms_cas(t, v, h.state(tar), target, inuse);            // line 21
+  const uint32_t dest = tstate == target ? tar : 1;                             // line 22 (reading: keys to the root)
+  copy_keys(t, h.node(dest), sc.items, h.k);                                    // line 23
+  if (h.fixed(heap_fix::release_marked_target)) {
+    // F2: release the target whenever the keys went to the root (the
+    // marking delete waits for it), then what this insert still holds.
+    if (dest != tar) ms_unlock(t, v, h.state(tar), marked, avail);
+    if (cur != tar || dest == tar) ms_unlock(t, v, h.state(cur), inuse, avail);
+    if (parent) ms_unlock(t, v, h.state(parent), inuse, avail);
+    return {};
+  }
+  if (tar != cur) {                                                             // line 24
+    const uint32_t seen = ms_state(t, h.state(tar));
+    ms_unlock(t, v, h.state(tar), seen, avail);                                 // line 25 (the original target)
+  }
+  ms_unlock(t, v, h.state(cur), inuse, avail);                                  // line 26
+  if (parent) ms_unlock(t, v, h.state(parent), inuse, avail);                   // (F1 fixed alone: the held parent)
+  return {};
+}
+
+// Removes the min(k, size) smallest keys into sc.items; the result's value
+// is how many.
+template <class Team, class Hint>
+WC_HD core::op_result td_delete(Team& t, const generalized_heap& h, const scratch& sc, Hint hint) {
+  using namespace node_state;
+  const heap_variant v = h.variant;
+  const core::op_result gave_up{core::op_status::gave_up};
+  if (!ms_lock(t, v, h.state(1), avail, inuse)) return gave_up;                 // line 1
+  hint(t);
+  const uint32_t count = read_guarded(t, h.last);
+  if (count == 0) {                                                             // lines 2-6
+    const uint32_t n = take_partial_buffer(t, h, sc);
+    ms_unlock(t, v, h.state(1), inuse, avail);
+    return {core::op_status::done, ResultKind::Keys, n};
+  }
+  const core::op_result got{core::op_status::done, ResultKind::Keys, int64_t(h.k)};
+  copy_keys(t, sc.items, h.node(1), h.k);                                       // line 7
+  write_guarded(t, h.last, count - 1);                                          // line 8 (reading: lastelem--)
+  const uint32_t tar = h.node_of(count);
+  if (tar == 1) {  // Fig. 4(c): the last node was the root
+    fill_keys(t, h.node(1), h.k, kEmptyKey);
+    ms_unlock(t, v, h.state(1), inuse, avail);
+    return got;
+  }
+  const uint32_t tstate = ms_cas(t, v, h.state(tar), target, marked);           // line 9
+  if (tstate == target) {                                                       // line 10 (reading: the mark took)
+    // Line 11 (the planted bug no_marked_wait goes on without the keys).
+    if (h.mutant != heap_mutant::no_marked_wait && !ms_wait(t, h.state(tar), [](uint32_t s) { return s == avail; }))
+      return gave_up;
+  } else {
+    if (!ms_lock(t, v, h.state(tar), avail, inuse)) return gave_up;             // line 13
+    copy_keys(t, h.node(1), h.node(tar), h.k);                                  // line 14
+    fill_keys(t, h.node(tar), h.k, kEmptyKey);
+    ms_unlock(t, v, h.state(tar), inuse, avail);                                // line 15
+  }
+  trade_root_with_partial_buffer(t, h, sc);                                     // line 16
+  bool root_held = true;
+  if (h.mutant == heap_mutant::early_root_release) {
+    // The planted bug: the root is released before the descent below has
+    // settled which keys it keeps.
+    ms_unlock(t, v, h.state(1), inuse, avail);
+    root_held = false;
+  }
+  auto release = [&](uint32_t node) {
+    if (node != 1 || root_held) ms_unlock(t, v, h.state(node), inuse, avail);
+  };
+  uint32_t cur = 1, l = 0;
+  for (;;) {                                                                    // line 17
+    l = 2 * cur;
+    const uint32_t r = l + 1;                                                   // line 18
+    if (r >= h.nodes) {  // below the array: no children (cannot happen within capacity)
+      release(cur);
+      return got;
+    }
+    uint32_t lstate = inuse, rstate = inuse;                                    // line 19
+    auto busy = [](uint32_t s) { return s == inuse; };
+    if (!ms_trylock_while(t, v, h.state(l), avail, inuse, busy, lstate)) return gave_up;  // lines 20-21
+    if (lstate != avail) {                                                      // line 22: cur has no child
+      release(cur);                                                             // line 23
+      return got;                                                               // line 24
+    }
+    if (!ms_trylock_while(t, v, h.state(r), avail, inuse, busy, rstate)) return gave_up;  // lines 25-26
+    if (rstate != avail) {                                                      // line 27: only a left child
+      merge_nodes(t, h, sc, cur, l);                                            // line 28
+      break;                                                                    // line 29
+    }
+    // Lines 30-32: the k largest of the children go back to the child whose
+    // largest key was larger (its subtree stays a heap); the other child
+    // takes the k smallest and is the one the descent continues into.
+    const bool left_bigger = last_key(t, h, l) > last_key(t, h, r);
+    const uint32_t big = left_bigger ? l : r, small = left_bigger ? r : l;
+    merge_nodes(t, h, sc, small, big);                                          // line 31
+    ms_unlock(t, v, h.state(big), inuse, avail);                                // line 32
+    l = small;
+    if (last_key(t, h, cur) <= first_key(t, h, l)) break;                       // line 33
+    merge_nodes(t, h, sc, cur, l);                                              // line 34
+    release(cur);                                                               // line 35
+    cur = l;                                                                    // line 36
+  }
+  release(cur);                                                                 // line 37
+  ms_unlock(t, v, h.state(l), inuse, avail);                                    // line 38
+  return got;
+}
+
+}  // namespace warpcheck::structures::heap_detail
