@@ -7,8 +7,8 @@
 //  2. Recording: the random run with the recorder off and on; a smaller
 //     recorded run checked (linearizability, the proof's points, invariants).
 //  3. Fig. 15: heaps prefilled to 2^6, 2^10, 2^14 nodes, then push-pop pairs
-//     from every block at once; the paper's variants too, whose findings
-//     (F2, B1: deadlocks) a real GPU hits as faults.
+//     from every block at once, the corrected variants (the paper's
+//     deadlock there, F2 and B1: `warpcheck stress --backend gpu` shows it).
 // Usage: heap_gpu_bench [--quick] [--keys N]. Exits 77 without a GPU.
 #include <cuda_runtime.h>
 
@@ -118,7 +118,7 @@ int main(int argc, char** argv) {
       s.fixes = v.fixes;
       auto r = gpu::run_heap_bench(s);
       const std::string after = judge_memory(r, empty);
-      bad += after != "ok" || r.faults;
+      if (v.fixes) bad += after != "ok" || r.faults;  // the paper's variants: findings, reported
       std::printf("| %s | %s | %.1f | %.1f | %.1f | %s | %llu |\n", v.name, kOrders[order], r.insert_ms, r.delete_ms,
                   r.insert_ms + r.delete_ms, after.c_str(), (unsigned long long)r.faults);
     }
@@ -138,7 +138,7 @@ int main(int argc, char** argv) {
       s.keys = quick ? n : n / 4;
       s.record = record;
       auto r = gpu::run_heap_bench(s);
-      bad += r.faults != 0;
+      if (v.fixes) bad += r.faults != 0;
       std::printf("| %s | %llu | %s | %.1f | %.1f | %s |\n", v.name, (unsigned long long)s.keys, record ? "on" : "off",
                   r.insert_ms, r.delete_ms, r.faults ? "FAULTS" : "-");
     }
@@ -160,7 +160,7 @@ int main(int argc, char** argv) {
     const double sec = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     const std::string after = judge_memory(r, h);
     const bool points = cr.hint_replay && cr.hint_replay->outcome == HintReplay::Outcome::Explained;
-    bad += cr.verdict != Verdict::Linearizable || after != "ok";
+    if (v.fixes) bad += cr.verdict != Verdict::Linearizable || after != "ok";
     std::printf("| %s | %llu (k 256) | on, checked | %.1f | %.1f | %s in %.1f s; proof's points %s; invariants %s |\n", v.name,
                 (unsigned long long)s.keys, r.insert_ms, r.delete_ms, std::string(verdict_name(cr.verdict)).c_str(), sec,
                 points ? "hold" : "NOT explained", after.c_str());
@@ -171,6 +171,7 @@ int main(int argc, char** argv) {
   const uint32_t pairs = quick ? 16 : 256;
   for (uint32_t levels : quick ? std::vector<uint32_t>{6} : std::vector<uint32_t>{6, 10, 14}) {
     for (const Variant& v : kVariants) {
+      if (v.fixes == 0) continue;
       gpu::HeapBenchSpec s;
       s.variant = v.variant;
       s.fixes = v.fixes;
@@ -180,13 +181,16 @@ int main(int argc, char** argv) {
       s.prefill_nodes = 1u << levels;
       s.pairs_per_block = pairs;
       auto r = gpu::run_heap_bench(s);
-      const bool paper = v.fixes == 0;
-      const std::string after = r.faults ? "-" : judge_memory(r, empty).substr(0, 60);
-      if (!paper) bad += r.faults != 0;
+      // Not recorded, so the keys it should hold are unknown: the structure only.
+      History unknown;
+      unknown.meta.model = ModelId::PriorityQueue;
+      unknown.meta.incomplete = true;
+      const std::string after = r.faults ? "-" : judge_memory(r, unknown).substr(0, 60);
+      bad += r.faults != 0 || after != "ok";
       std::printf("| %s | 2^%u | %u x %u | %.1f | %.2f | %llu | %s |\n", v.name, levels, blocks, pairs, r.pairs_ms,
                   1000 * r.pairs_ms / (double(blocks) * pairs), (unsigned long long)r.faults, after.c_str());
     }
   }
-  std::printf("\nruns of the corrected variants (or unfaulted paper runs) judged wrong: %d\n", bad);
+  std::printf("\nruns of the corrected variants judged wrong (faults, broken invariants, violations): %d\n", bad);
   return bad ? 1 : 0;
 }

@@ -32,6 +32,14 @@ run "stress: slab hash (multimap), 300 seeds" 0 stress --structure slabhash --mo
 run "stress: slab hash (map), hot keys and churn, 100 seeds" 0 \
   stress --structure slabhash --mode map --keys 64 --hot-keys 2 --hot-fraction 0.7 --churn 0.5 --seeds 100 --quiet
 run "stress: sorted-array set, 100 seeds" 0 stress --structure sorted-set --seeds 100 --quiet
+# The generalized heap: the corrected variants, their three verdicts apart
+# (proof's points, linearizability, invariants); then the paper's top-down
+# heap, whose lost wake-up (F2) the simulator catches and reproduces.
+run "stress: heap td-fixed, 200 seeds" 0 stress --structure heap --variant td-fixed --seeds 200 --quiet
+run "stress: heap bu-fixed, pushes then pops on a prefilled heap, 200 seeds" 0 \
+  stress --structure heap --variant bu-fixed --phases --prefill 4 --seeds 200 --quiet
+run "stress: the paper's td heap (expected to be caught)" 1 \
+  stress --structure heap --variant td --backend sim --seeds 50 --quiet --out "$out/heap_td"
 # A planted bug, caught, shrunk, with the command that reproduces it.
 run "stress: planted bug torn_read (expected to be caught)" 1 \
   stress --structure slabhash --mode map --backend sim --mutant torn_read --seeds 100 --quiet --out "$out/torn_read"

@@ -11,10 +11,11 @@ warpcheck=${2:-build/tools/warpcheck}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-row() {  # row STRUCTURE MODE MUTANT
+row() {  # row STRUCTURE MODE|VARIANT MUTANT [MORE STRESS OPTIONS...]
   local structure=$1 mode=$2 mutant=$3 args
-  args=(--structure "$structure" --mutant "$mutant" --backend sim --quiet)
-  [ "$mode" != - ] && args+=(--mode "$mode")
+  shift 3
+  args=(--structure "$structure" --mutant "$mutant" --backend sim --quiet "$@")
+  if [ "$structure" = heap ]; then args+=(--variant "$mode"); elif [ "$mode" != - ]; then args+=(--mode "$mode"); fi
   "$warpcheck" stress "${args[@]}" --seeds "$seeds" --keep-going --no-shrink > "$tmp/all" 2>&1
   local caught first oracle shrunk cx
   caught=$(awk -F'|' '/^\| [0-9]/ {print $9}' "$tmp/all" | tr -d ' ')  # failing runs
@@ -36,5 +37,9 @@ row() {  # row STRUCTURE MODE MUTANT
 echo "| structure | mode | mutant | first caught by | seeds that catch it | first seed | shrunk workload (ops) | counterexample (ops) |"
 echo "|---|---|---|---|---|---|---|---|"
 for m in slab_local_uniqueness torn_read link_leak link_free_winner no_reread_after_failed_cas; do row slabhash map $m; done
-for m in delete_by_exchange torn_read link_leak link_free_winner unguarded_absent; do row slabhash multimap $m; done
+for m in delete_by_exchange torn_read link_leak link_free_winner; do row slabhash multimap $m; done
+row slabhash multimap unguarded_absent --scheduler pct
 for m in unlocked_contains keep_lock_on_miss; do row sorted-set - $m; done
+for m in early_root_release skip_partial_merge no_marked_wait; do row heap td-fixed $m; done
+for m in early_root_release skip_partial_merge; do row heap bu-fixed $m; done
+row heap bu-fixed ignore_parked_parent --block 1 --k 2 --ops-per-team 6 --teams 4 --mix insert=70,delete=30 --prefill 3

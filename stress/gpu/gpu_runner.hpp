@@ -124,6 +124,7 @@ struct HeapBenchSpec {
   uint32_t prefill_nodes = 0, pairs_per_block = 0;
   structures::heap_keys::order_kind order = structures::heap_keys::random;
   bool record = false;
+  uint64_t spin_bound = uint64_t(1) << 24;
 };
 struct HeapBenchResult {
   double prefill_ms = 0, insert_ms = 0, delete_ms = 0, pairs_ms = 0;

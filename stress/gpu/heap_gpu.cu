@@ -136,9 +136,11 @@ HeapBenchResult run_heap_bench(const HeapBenchSpec& spec) {
   c.narrow_keys = 0x7FFFFFFF;  // random 31-bit keys, duplicates allowed (the paper's random 32-bit ints)
   const uint64_t pushes = spec.keys / spec.k, prefill_pushes = spec.prefill_nodes;
   if (spec.keys % (uint64_t(spec.k) * spec.blocks)) throw std::invalid_argument("bench: keys must be a multiple of k x blocks");
-  if (prefill_pushes % spec.blocks) throw std::invalid_argument("bench: prefill nodes must be a multiple of blocks");
+  // The prefill runs on as many blocks as divide it evenly (a power of two up to `blocks`).
+  uint32_t prefill_blocks = spec.blocks;
+  while (prefill_blocks > 1 && prefill_pushes % prefill_blocks) prefill_blocks /= 2;
   const uint64_t pair_ops = uint64_t(spec.pairs_per_block) * 2;
-  c.ops_per_team = static_cast<uint32_t>(std::max<uint64_t>({pushes / spec.blocks, prefill_pushes / spec.blocks, pair_ops, 1}));
+  c.ops_per_team = static_cast<uint32_t>(std::max<uint64_t>({pushes / spec.blocks, prefill_pushes / prefill_blocks, pair_ops, 1}));
   c.capacity = static_cast<uint32_t>(pushes + prefill_pushes + uint64_t(spec.blocks) * spec.pairs_per_block + spec.blocks + 1);
   validate(c);
   structures::heap_keys keys = heap_key_source(c);
@@ -146,9 +148,10 @@ HeapBenchResult run_heap_bench(const HeapBenchSpec& spec) {
   keys.teams = spec.blocks;
   DeviceHeap heap(c);
   DeviceBuffer<cuda_backend::device_faults> faults(1);
-  // A stuck block gives up after ~2^20 backed-off spins (a quarter second):
-  // the paper's variants can deadlock in the mixed phase (F2, B1).
-  const cuda_backend::device_context ctx{uint64_t(1) << 20, faults.p};
+  // The root lock is unfair: with 128 blocks at it, one block can wait far
+  // longer than a quarter second (2^20 backed-off spins gave false faults
+  // on an H100 at 2^26 keys). 2^24 spins is about four seconds.
+  const cuda_backend::device_context ctx{spec.spin_bound, faults.p};
   const generalized_heap view = heap.view(c);
   std::unique_ptr<DeviceLog> log;
   const uint64_t ops_total = pushes * 2 + prefill_pushes + uint64_t(spec.blocks) * pair_ops;
@@ -157,24 +160,25 @@ HeapBenchResult run_heap_bench(const HeapBenchSpec& spec) {
                                       static_cast<uint32_t>((ops_total / spec.blocks + 1) * spec.k));
   const history_log* lv = log ? &log->view : nullptr;
   thrust::device_vector<core::workload_op> ops(size_t(c.ops_per_team) * spec.blocks);
-  auto phase = [&](int kind, uint32_t per_team, uint64_t slot_base) {
-    thrust::tabulate(thrust::device, ops.begin(), ops.begin() + size_t(per_team) * spec.blocks, bench_op{kind, spec.k});
+  auto phase = [&](int kind, uint32_t teams, uint32_t per_team, uint64_t slot_base) {
+    thrust::tabulate(thrust::device, ops.begin(), ops.begin() + size_t(per_team) * teams, bench_op{kind, spec.k});
+    keys.teams = teams;
     keys.per_team = per_team;
-    return launch_heap_ops(view, thrust::raw_pointer_cast(ops.data()), spec.blocks, spec.threads, per_team, slot_base, keys, lv, ctx);
+    return launch_heap_ops(view, thrust::raw_pointer_cast(ops.data()), teams, spec.threads, per_team, slot_base, keys, lv, ctx);
   };
   HeapBenchResult r;
   uint64_t slot = 0;
   if (prefill_pushes) {
-    r.prefill_ms = phase(0, static_cast<uint32_t>(prefill_pushes / spec.blocks), slot);
+    r.prefill_ms = phase(0, prefill_blocks, static_cast<uint32_t>(prefill_pushes / prefill_blocks), slot);
     slot += prefill_pushes;
   }
   if (pushes) {
-    r.insert_ms = phase(0, static_cast<uint32_t>(pushes / spec.blocks), slot);
+    r.insert_ms = phase(0, spec.blocks, static_cast<uint32_t>(pushes / spec.blocks), slot);
     slot += pushes;
-    r.delete_ms = phase(1, static_cast<uint32_t>(pushes / spec.blocks), slot);
+    r.delete_ms = phase(1, spec.blocks, static_cast<uint32_t>(pushes / spec.blocks), slot);
     slot += pushes;
   }
-  if (spec.pairs_per_block) r.pairs_ms = phase(2, static_cast<uint32_t>(pair_ops), slot);
+  if (spec.pairs_per_block) r.pairs_ms = phase(2, spec.blocks, static_cast<uint32_t>(pair_ops), slot);
   cuda_backend::device_faults f{};
   faults.to_host(&f);
   r.faults = f.count;

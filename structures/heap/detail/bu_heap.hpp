@@ -25,15 +25,32 @@
 //  - delete line 18 is printed as a comment (`// lstate = ...`); it is the
 //    loop's body, like line 20.
 //  - delete, one node left: Fig. 4(c)'s `if (tar == 1) return`, as in TD.
-// Kept as printed (and the framework's findings, see bench/RESULTS.md):
-//  - delete line 9 locks the last node only from AVAIL, though it may be a
-//    parked insert's node (INSHOLD) whose insert waits for the root;
-//  - insert line 21 ends the insert when the parent is neither AVAIL nor
-//    INUSE/INSHOLD, i.e. DELMOD (the prose assumes that means "deleted");
-//  - `MS_TRYLOCK(l, state(l), INUSE)` is CAS(state(l), <a fresh read>,
-//    INUSE): when the state moves between the read and the CAS, the CAS
-//    fails, returns the new state, and the loop (`while (lstate ==
-//    INUSE)`) ends as if the node were locked.
+// Findings (kept as printed; each has a named fix, so it can be reproduced
+// with the others fixed: tests/test_heap.cpp, bench/RESULTS.md):
+//  B1 delete line 9 locks the last node only from AVAIL, though it may be a
+//     parked insert's node (INSHOLD) whose insert waits (line 19) for the
+//     root this delete holds: a wait-for cycle (heap_fix::take_parked_last
+//     takes the batch anyway; its insert finds the node AVAIL and stops).
+//  B2 insert line 21 ends the insert when the parent is neither AVAIL nor
+//     INUSE/INSHOLD, i.e. DELMOD, which the prose takes to mean "deleted";
+//     it is another insert's modified batch, and this insert's batch is left
+//     parked below it for good (heap_fix::wait_on_delmod_parent waits on it).
+//  B3 `MS_TRYLOCK(l, state(l), INUSE)` is CAS(state(l), <a fresh read>,
+//     INUSE): when the state moves between the read and the CAS, the CAS
+//     fails, returns the new state, and the loop (`while (lstate == INUSE)`)
+//     ends as if the node were locked. Deletes alone hit it (an H100 did, in
+//     the paper's own insert-all-then-delete-all benchmark)
+//     (heap_fix::checked_trylock retries a lost CAS).
+//  B4 with B1-B3 patched the heap still breaks: the marks name no owner, so
+//     an insert that finds its node changed cannot tell a batch taken whole
+//     (into the root) from one a delete moved up first, and stops while its
+//     keys sit below a broken edge. Hunt et al. tag items with the pid for
+//     this; the paper dropped it ("does not need to store the pid").
+//  P1 the proof's points (an insert's: inside the hold of the last node it
+//     locks; Lemma 3.3) do not explain linearizable histories: a delete can
+//     return a parked batch's keys before that insert's last hold.
+// The corrected variant (bu-fixed) keeps this code with checked_trylock and
+// a phase gate (phase_gate.hpp) that never lets inserts and deletes overlap.
 #pragma once
 #include "structures/core/workload_op.hpp"
 #include "structures/heap/detail/batch_ops.hpp"
