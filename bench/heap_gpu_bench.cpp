@@ -40,6 +40,16 @@ const Variant kVariants[] = {
 };
 const char* kOrders[] = {"random", "ascending", "descending"};
 
+gpu::HeapBenchSpec spec_for(const Variant& v, uint32_t blocks, uint32_t threads, uint32_t k) {
+  gpu::HeapBenchSpec s;
+  s.variant = v.variant;
+  s.fixes = v.fixes;
+  s.blocks = blocks;
+  s.threads = threads;
+  s.k = k;
+  return s;
+}
+
 // Invariants of the heap left by a run (empty when every key was popped).
 std::string judge_memory(gpu::HeapBenchResult& r, const History& h) {
   HeapMemory m(r.config);
@@ -107,34 +117,27 @@ int main(int argc, char** argv) {
   History empty;
   empty.meta.model = ModelId::PriorityQueue;
   for (int order = 0; order < 3; ++order) {
-    gpu::HeapBenchSpec s;
-    s.blocks = blocks;
-    s.threads = threads;
-    s.k = k;
-    s.keys = n;
-    s.order = heap_keys::order_kind(order);
     for (const Variant& v : kVariants) {
-      s.variant = v.variant;
-      s.fixes = v.fixes;
+      gpu::HeapBenchSpec s = spec_for(v, blocks, threads, k);
+      s.keys = n;
+      s.order = heap_keys::order_kind(order);
       auto r = gpu::run_heap_bench(s);
       const std::string after = judge_memory(r, empty);
       if (v.fixes) bad += after != "ok" || r.faults;  // the paper's variants: findings, reported
       std::printf("| %s | %s | %.1f | %.1f | %.1f | %s | %llu |\n", v.name, kOrders[order], r.insert_ms, r.delete_ms,
                   r.insert_ms + r.delete_ms, after.c_str(), (unsigned long long)r.faults);
     }
-    std::printf("| std::priority_queue (1 CPU core) | %s | | | %.1f | | |\n", kOrders[order], cpu_priority_queue_ms(s));
+    gpu::HeapBenchSpec same = spec_for(kVariants[0], blocks, threads, k);  // the keys the variants pushed
+    same.keys = n;
+    same.order = heap_keys::order_kind(order);
+    std::printf("| std::priority_queue (1 CPU core) | %s | | | %.1f | | |\n", kOrders[order], cpu_priority_queue_ms(same));
   }
 
   std::printf("\n## Recording (random keys): off and on, then a recorded run checked\n\n");
   std::printf("| variant | keys | rec | insert | delete | check |\n|---|---|---|---|---|---|\n");
   for (const Variant& v : kVariants) {
     for (bool record : {false, true}) {
-      gpu::HeapBenchSpec s;
-      s.variant = v.variant;
-      s.fixes = v.fixes;
-      s.blocks = blocks;
-      s.threads = threads;
-      s.k = k;
+      gpu::HeapBenchSpec s = spec_for(v, blocks, threads, k);
       s.keys = quick ? n : n / 4;
       s.record = record;
       auto r = gpu::run_heap_bench(s);
@@ -143,12 +146,7 @@ int main(int argc, char** argv) {
                   r.insert_ms, r.delete_ms, r.faults ? "FAULTS" : "-");
     }
     // Small enough for the checker's sorted-vector state (pushes cost O(size)).
-    gpu::HeapBenchSpec s;
-    s.variant = v.variant;
-    s.fixes = v.fixes;
-    s.blocks = blocks;
-    s.threads = 128;
-    s.k = 256;
+    gpu::HeapBenchSpec s = spec_for(v, blocks, 128, 256);
     s.keys = uint64_t(1) << 17;
     s.record = true;
     auto r = gpu::run_heap_bench(s);
@@ -172,12 +170,7 @@ int main(int argc, char** argv) {
   for (uint32_t levels : quick ? std::vector<uint32_t>{6} : std::vector<uint32_t>{6, 10, 14}) {
     for (const Variant& v : kVariants) {
       if (v.fixes == 0) continue;
-      gpu::HeapBenchSpec s;
-      s.variant = v.variant;
-      s.fixes = v.fixes;
-      s.blocks = blocks;
-      s.threads = threads;
-      s.k = k;
+      gpu::HeapBenchSpec s = spec_for(v, blocks, threads, k);
       s.prefill_nodes = 1u << levels;
       s.pairs_per_block = pairs;
       auto r = gpu::run_heap_bench(s);

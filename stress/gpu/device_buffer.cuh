@@ -53,18 +53,14 @@ __global__ void team_ops_kernel(Structure s, const core::workload_op* ops, uint3
 
 constexpr uint32_t kThreadsPerBlock = 256;
 
-// Launches `teams` warps (a multiple of 8) and returns the kernel's time in ms.
-template <class Structure>
-float launch_team_ops(const Structure& s, const core::workload_op* ops, uint32_t teams, uint32_t per_lane,
-                      const history_log* log, const cuda_backend::device_context& ctx) {
-  if (teams % (kThreadsPerBlock / 32)) throw std::invalid_argument("gpu: teams must be a multiple of 8 (warps per 256-thread block)");
-  const uint32_t blocks = teams / (kThreadsPerBlock / 32);
+// Runs `launch` (one kernel launch) between two events; the kernel's time in ms.
+template <class Launch>
+float timed_launch(Launch launch) {
   cudaEvent_t start, stop;
   check(cudaEventCreate(&start), "cudaEventCreate");
   check(cudaEventCreate(&stop), "cudaEventCreate");
   check(cudaEventRecord(start), "cudaEventRecord");
-  if (log) team_ops_kernel<true><<<blocks, kThreadsPerBlock>>>(s, ops, per_lane, *log, ctx);
-  else team_ops_kernel<false><<<blocks, kThreadsPerBlock>>>(s, ops, per_lane, history_log{}, ctx);
+  launch();
   check(cudaGetLastError(), "launch");
   check(cudaEventRecord(stop), "cudaEventRecord");
   check(cudaEventSynchronize(stop), "kernel");
@@ -73,6 +69,18 @@ float launch_team_ops(const Structure& s, const core::workload_op* ops, uint32_t
   cudaEventDestroy(start);
   cudaEventDestroy(stop);
   return ms;
+}
+
+// Launches `teams` warps (a multiple of 8) and returns the kernel's time in ms.
+template <class Structure>
+float launch_team_ops(const Structure& s, const core::workload_op* ops, uint32_t teams, uint32_t per_lane,
+                      const history_log* log, const cuda_backend::device_context& ctx) {
+  if (teams % (kThreadsPerBlock / 32)) throw std::invalid_argument("gpu: teams must be a multiple of 8 (warps per 256-thread block)");
+  const uint32_t blocks = teams / (kThreadsPerBlock / 32);
+  return timed_launch([&] {
+    if (log) team_ops_kernel<true><<<blocks, kThreadsPerBlock>>>(s, ops, per_lane, *log, ctx);
+    else team_ops_kernel<false><<<blocks, kThreadsPerBlock>>>(s, ops, per_lane, history_log{}, ctx);
+  });
 }
 
 // A run's workload on the device: the given operations, or the Thrust

@@ -61,19 +61,7 @@ float launch_heap_ops(const generalized_heap& h, const core::workload_op* ops, u
   const size_t shared = sizeof(uint32_t) * generalized_heap::kScratchBatches * h.k;
   auto kernel = log ? heap_ops_kernel<true> : heap_ops_kernel<false>;
   if (shared > 48 * 1024) check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(shared)), "shared memory");
-  cudaEvent_t start, stop;
-  check(cudaEventCreate(&start), "cudaEventCreate");
-  check(cudaEventCreate(&stop), "cudaEventCreate");
-  check(cudaEventRecord(start), "cudaEventRecord");
-  kernel<<<teams, lanes, shared>>>(h, ops, per_team, first_slot, keys, log ? *log : history_log{}, ctx);
-  check(cudaGetLastError(), "launch");
-  check(cudaEventRecord(stop), "cudaEventRecord");
-  check(cudaEventSynchronize(stop), "kernel");
-  float ms = 0;
-  check(cudaEventElapsedTime(&ms, start, stop), "cudaEventElapsedTime");
-  cudaEventDestroy(start);
-  cudaEventDestroy(stop);
-  return ms;
+  return timed_launch([&] { kernel<<<teams, lanes, shared>>>(h, ops, per_team, first_slot, keys, log ? *log : history_log{}, ctx); });
 }
 
 thrust::device_vector<core::workload_op> to_device(const std::vector<core::workload_op>& ops) {

@@ -4,7 +4,9 @@
 #pragma once
 #include <cstdint>
 
+#include "structures/core/workload_op.hpp"
 #include "structures/heap/detail/block_merge.hpp"
+#include "structures/heap/detail/node_lock.hpp"
 #include "structures/heap/heap_layout.hpp"
 
 namespace warpcheck::structures::heap_detail {
@@ -51,6 +53,22 @@ WC_HD uint32_t last_key(Team& t, const generalized_heap& h, uint32_t i) {
   return t.shfl(t.lane() == 0 ? get(t, h.node(i) + h.k - 1) : 0u, 0);
 }
 
+// Both deletes' step below a node (TD lines 30-32, BU 23-25): the k
+// largest keys of the two children go back to the child whose largest key
+// was larger (its subtree stays a heap), the other takes the k smallest and
+// is the one the descent goes on into.
+struct child_split {
+  uint32_t big, small;
+  bool left_big;
+};
+template <class Team>
+WC_HD child_split merge_children(Team& t, const generalized_heap& h, const scratch& sc, uint32_t l, uint32_t r) {
+  const bool left_big = last_key(t, h, l) > last_key(t, h, r);
+  const child_split s{left_big ? l : r, left_big ? r : l, left_big};
+  merge_nodes(t, h, sc, s.small, s.big);
+  return s;
+}
+
 // Lines 3-10 of both inserts, with the root held: the insert's n sorted
 // keys (sc.items) meet the partial buffer. When they make a full batch,
 // sc.items keeps the k smallest and the buffer the rest: false, the insert
@@ -88,6 +106,65 @@ WC_HD void trade_root_with_partial_buffer(Team& t, const generalized_heap& h, co
   if (h.mutant == heap_mutant::skip_partial_merge) return;  // the planted bug: the root may now hold keys above the buffer's
   const uint32_t size = read_guarded(t, h.partial_size);
   merge_and_sort(t, sc, h.node(1), h.k, h.partial, size, h.node(1), h.k, h.partial);
+}
+
+// Lines 1-11 of both inserts (Figs. 10 and 12): sort the batch, lock the
+// root, `hint`, meet the partial buffer, claim the next node (the paper's
+// `lastelem++`, read as ++lastelem: nodes are 1-based). Returns that node's
+// number with the root held, or 0 when the insert is over (`out` says how).
+template <class Team, class Hint>
+WC_HD uint32_t begin_insert(Team& t, const generalized_heap& h, const scratch& sc, uint32_t n, Hint hint,
+                            core::op_result& out) {
+  out = {};
+  bitonic_sort(t, sc.items, n, h.k);
+  if (!ms_lock(t, h.variant, h.state(1), node_state::avail, node_state::inuse)) {
+    out = {core::op_status::gave_up};
+    return 0;
+  }
+  hint(t);
+  if (absorb_into_partial_buffer(t, h, sc, n)) {
+    ms_unlock(t, h.variant, h.state(1), node_state::inuse, node_state::avail);
+    return 0;
+  }
+  const uint32_t count = read_guarded(t, h.last) + 1;
+  if (count > h.capacity) {
+    if (t.lane() == 0) t.fail("heap: full (capacity nodes in use)", h.last);
+    out = {core::op_status::failed};
+    return 0;
+  }
+  write_guarded(t, h.last, count);
+  return count;
+}
+
+// Lines 1-8 of both deletes: lock the root, `hint`, take the partial buffer
+// when no node is in use, else the root's keys (into sc.items), and give up
+// the last node (lastelem--). With one node left it was the root (Fig. 4(c)'s
+// `if (tar == 1) return`; Fig. 10 would lock the root it holds). Returns the
+// last node's number with the root held, or 0 when the delete is over
+// (`out` is its result either way).
+template <class Team, class Hint>
+WC_HD uint32_t begin_delete(Team& t, const generalized_heap& h, const scratch& sc, Hint hint, core::op_result& out) {
+  if (!ms_lock(t, h.variant, h.state(1), node_state::avail, node_state::inuse)) {
+    out = {core::op_status::gave_up};
+    return 0;
+  }
+  hint(t);
+  const uint32_t count = read_guarded(t, h.last);
+  out = {core::op_status::done, ResultKind::Keys, int64_t(h.k)};
+  uint32_t tar = 0;
+  if (count == 0) {
+    out.value = take_partial_buffer(t, h, sc);
+  } else {
+    copy_keys(t, sc.items, h.node(1), h.k);
+    write_guarded(t, h.last, count - 1);
+    tar = h.node_of(count);
+    if (tar == 1) {
+      fill_keys(t, h.node(1), h.k, kEmptyKey);
+      tar = 0;
+    }
+  }
+  if (!tar) ms_unlock(t, h.variant, h.state(1), node_state::inuse, node_state::avail);
+  return tar;
 }
 
 // floor(log2 n), n >= 1.

@@ -81,19 +81,9 @@ WC_HD core::op_result bu_insert(Team& t, const generalized_heap& h, const scratc
   using namespace node_state;
   const heap_variant v = h.variant;
   const core::op_result gave_up{core::op_status::gave_up};
-  bitonic_sort(t, sc.items, n, h.k);                                            // line 1
-  if (!ms_lock(t, v, h.state(1), avail, inuse)) return gave_up;                 // line 2
-  hint(t);
-  if (absorb_into_partial_buffer(t, h, sc, n)) {                                // lines 3-8
-    ms_unlock(t, v, h.state(1), inuse, avail);                                  // line 9
-    return {};                                                                  // line 10
-  }
-  const uint32_t count = read_guarded(t, h.last) + 1;                          // line 11 (reading: ++lastelem)
-  if (count > h.capacity) {
-    if (t.lane() == 0) t.fail("heap: full (capacity nodes in use)", h.last);
-    return {core::op_status::failed};
-  }
-  write_guarded(t, h.last, count);
+  core::op_result over;
+  const uint32_t count = begin_insert(t, h, sc, n, hint, over);                 // lines 1-11
+  if (!count) return over;
   uint32_t cur = h.node_of(count), par = cur >> 1;
   if (cur != 1) {                                                               // line 12
     if (!ms_lock(t, v, h.state(cur), avail, inuse)) return gave_up;             // line 13
@@ -158,23 +148,9 @@ WC_HD core::op_result bu_delete(Team& t, const generalized_heap& h, const scratc
   using namespace node_state;
   const heap_variant v = h.variant;
   const core::op_result gave_up{core::op_status::gave_up};
-  if (!ms_lock(t, v, h.state(1), avail, inuse)) return gave_up;                 // line 1
-  hint(t);
-  const uint32_t count = read_guarded(t, h.last);
-  if (count == 0) {                                                             // lines 2-6
-    const uint32_t n = take_partial_buffer(t, h, sc);
-    ms_unlock(t, v, h.state(1), inuse, avail);
-    return {core::op_status::done, ResultKind::Keys, n};
-  }
-  const core::op_result got{core::op_status::done, ResultKind::Keys, int64_t(h.k)};
-  copy_keys(t, sc.items, h.node(1), h.k);                                       // line 7
-  write_guarded(t, h.last, count - 1);                                          // line 8 (reading: lastelem--)
-  const uint32_t tar = h.node_of(count);
-  if (tar == 1) {  // Fig. 4(c): the last node was the root
-    fill_keys(t, h.node(1), h.k, kEmptyKey);
-    ms_unlock(t, v, h.state(1), inuse, avail);
-    return got;
-  }
+  core::op_result got;
+  const uint32_t tar = begin_delete(t, h, sc, hint, got);                       // lines 1-8
+  if (!tar) return got;
   if (h.fixed(heap_fix::take_parked_last)) {
     // B1 fixed: take the last node even when an insert parked its batch
     // there (that insert may be waiting for the root this delete holds).
@@ -210,12 +186,9 @@ WC_HD core::op_result bu_delete(Team& t, const generalized_heap& h, const scratc
     if (!ms_trylock_as_read_while_inuse(t, h, h.state(r), rstate)) return gave_up;  // lines 19-20
     lstate = lstate == inshold ? delmod : lstate;                               // line 21
     rstate = rstate == inshold ? delmod : rstate;                               // line 22
-    // Lines 23-25: the k largest go back to the child whose largest key was
-    // larger; the descent continues into the other.
-    const bool left_bigger = last_key(t, h, l) > last_key(t, h, r);
-    const uint32_t big = left_bigger ? l : r, small = left_bigger ? r : l;
-    const uint32_t big_state = left_bigger ? lstate : rstate, small_state = left_bigger ? rstate : lstate;
-    merge_nodes(t, h, sc, small, big);                                          // line 24
+    const child_split split = merge_children(t, h, sc, l, r);                   // lines 23-24
+    const uint32_t big = split.big, small = split.small;
+    const uint32_t big_state = split.left_big ? lstate : rstate, small_state = split.left_big ? rstate : lstate;
     ms_unlock(t, v, h.state(big), inuse, big_state);                            // line 25
     if (last_key(t, h, cur) <= first_key(t, h, small)) {                        // line 26
       release(cur, cstate);                                                     // line 27

@@ -53,19 +53,9 @@ WC_HD core::op_result td_insert(Team& t, const generalized_heap& h, const scratc
   using namespace node_state;
   const heap_variant v = h.variant;
   const core::op_result gave_up{core::op_status::gave_up};
-  bitonic_sort(t, sc.items, n, h.k);                                            // line 1
-  if (!ms_lock(t, v, h.state(1), avail, inuse)) return gave_up;                 // line 2
-  hint(t);
-  if (absorb_into_partial_buffer(t, h, sc, n)) {                                // lines 3-8
-    ms_unlock(t, v, h.state(1), inuse, avail);                                  // line 9
-    return {};
-  }
-  const uint32_t count = read_guarded(t, h.last) + 1;                          // line 11 (reading: ++lastelem)
-  if (count > h.capacity) {
-    if (t.lane() == 0) t.fail("heap: full (capacity nodes in use)", h.last);
-    return {core::op_status::failed};
-  }
-  write_guarded(t, h.last, count);
+  core::op_result over;
+  const uint32_t count = begin_insert(t, h, sc, n, hint, over);                 // lines 1-11
+  if (!count) return over;
   const uint32_t tar = h.node_of(count);
   uint32_t cur = 1, level = log2_floor(tar), parent = 0;
   if (tar != 1 && !ms_lock(t, v, h.state(tar), avail, target)) return gave_up;  // line 13 (reading: AVAIL -> TARGET)
@@ -109,23 +99,9 @@ WC_HD core::op_result td_delete(Team& t, const generalized_heap& h, const scratc
   using namespace node_state;
   const heap_variant v = h.variant;
   const core::op_result gave_up{core::op_status::gave_up};
-  if (!ms_lock(t, v, h.state(1), avail, inuse)) return gave_up;                 // line 1
-  hint(t);
-  const uint32_t count = read_guarded(t, h.last);
-  if (count == 0) {                                                             // lines 2-6
-    const uint32_t n = take_partial_buffer(t, h, sc);
-    ms_unlock(t, v, h.state(1), inuse, avail);
-    return {core::op_status::done, ResultKind::Keys, n};
-  }
-  const core::op_result got{core::op_status::done, ResultKind::Keys, int64_t(h.k)};
-  copy_keys(t, sc.items, h.node(1), h.k);                                       // line 7
-  write_guarded(t, h.last, count - 1);                                          // line 8 (reading: lastelem--)
-  const uint32_t tar = h.node_of(count);
-  if (tar == 1) {  // Fig. 4(c): the last node was the root
-    fill_keys(t, h.node(1), h.k, kEmptyKey);
-    ms_unlock(t, v, h.state(1), inuse, avail);
-    return got;
-  }
+  core::op_result got;
+  const uint32_t tar = begin_delete(t, h, sc, hint, got);                       // lines 1-8
+  if (!tar) return got;
   const uint32_t tstate = ms_cas(t, v, h.state(tar), target, marked);           // line 9
   if (tstate == target) {                                                       // line 10 (reading: the mark took)
     // Line 11 (the planted bug no_marked_wait goes on without the keys).
@@ -168,12 +144,8 @@ WC_HD core::op_result td_delete(Team& t, const generalized_heap& h, const scratc
       merge_nodes(t, h, sc, cur, l);                                            // line 28
       break;                                                                    // line 29
     }
-    // Lines 30-32: the k largest of the children go back to the child whose
-    // largest key was larger (its subtree stays a heap); the other child
-    // takes the k smallest and is the one the descent continues into.
-    const bool left_bigger = last_key(t, h, l) > last_key(t, h, r);
-    const uint32_t big = left_bigger ? l : r, small = left_bigger ? r : l;
-    merge_nodes(t, h, sc, small, big);                                          // line 31
+    const child_split split = merge_children(t, h, sc, l, r);                   // lines 30-31
+    const uint32_t big = split.big, small = split.small;
     ms_unlock(t, v, h.state(big), inuse, avail);                                // line 32
     l = small;
     if (last_key(t, h, cur) <= first_key(t, h, l)) break;                       // line 33
