@@ -53,6 +53,25 @@ WC_HD uint32_t last_key(Team& t, const generalized_heap& h, uint32_t i) {
   return t.shfl(t.lane() == 0 ? get(t, h.node(i) + h.k - 1) : 0u, 0);
 }
 
+// TD lines 14-15 / BU lines 10-11, the last node locked: its keys refill
+// the root, and it is emptied and released.
+template <class Team>
+WC_HD void move_last_into_root(Team& t, const generalized_heap& h, uint32_t tar) {
+  copy_keys(t, h.node(1), h.node(tar), h.k);
+  fill_keys(t, h.node(tar), h.k, kEmptyKey);
+  ms_unlock(t, h.variant, h.state(tar), node_state::inuse, node_state::avail);
+}
+
+// After the refill: whether the delete still holds the root for its
+// descent. The planted bug early_root_release lets go of it here, before
+// the descent below settles which keys the root keeps.
+template <class Team>
+WC_HD bool keeps_root_for_descent(Team& t, const generalized_heap& h) {
+  if (h.mutant != heap_mutant::early_root_release) return true;
+  ms_unlock(t, h.variant, h.state(1), node_state::inuse, node_state::avail);
+  return false;
+}
+
 // Both deletes' step below a node (TD lines 30-32, BU 23-25): the k
 // largest keys of the two children go back to the child whose largest key
 // was larger (its subtree stays a heap), the other takes the k smallest and

@@ -162,15 +162,9 @@ WC_HD core::op_result bu_delete(Team& t, const generalized_heap& h, const scratc
   } else if (!ms_lock(t, v, h.state(tar), avail, inuse)) {                      // line 9 (B1: AVAIL only)
     return gave_up;
   }
-  copy_keys(t, h.node(1), h.node(tar), h.k);                                    // line 10
-  fill_keys(t, h.node(tar), h.k, kEmptyKey);
-  ms_unlock(t, v, h.state(tar), inuse, avail);                                  // line 11
+  move_last_into_root(t, h, tar);                                               // lines 10-11
   trade_root_with_partial_buffer(t, h, sc);                                     // line 12
-  bool root_held = true;
-  if (h.mutant == heap_mutant::early_root_release) {
-    ms_unlock(t, v, h.state(1), inuse, avail);  // the planted bug, as in TD
-    root_held = false;
-  }
+  const bool root_held = keeps_root_for_descent(t, h);
   uint32_t cur = 1, cstate = avail;                                             // line 13 (reading: AVAIL)
   auto release = [&](uint32_t node, uint32_t restore) {
     if (node != 1 || root_held) ms_unlock(t, v, h.state(node), inuse, restore);

@@ -109,18 +109,10 @@ WC_HD core::op_result td_delete(Team& t, const generalized_heap& h, const scratc
       return gave_up;
   } else {
     if (!ms_lock(t, v, h.state(tar), avail, inuse)) return gave_up;             // line 13
-    copy_keys(t, h.node(1), h.node(tar), h.k);                                  // line 14
-    fill_keys(t, h.node(tar), h.k, kEmptyKey);
-    ms_unlock(t, v, h.state(tar), inuse, avail);                                // line 15
+    move_last_into_root(t, h, tar);                                             // lines 14-15
   }
   trade_root_with_partial_buffer(t, h, sc);                                     // line 16
-  bool root_held = true;
-  if (h.mutant == heap_mutant::early_root_release) {
-    // The planted bug: the root is released before the descent below has
-    // settled which keys it keeps.
-    ms_unlock(t, v, h.state(1), inuse, avail);
-    root_held = false;
-  }
+  const bool root_held = keeps_root_for_descent(t, h);
   auto release = [&](uint32_t node) {
     if (node != 1 || root_held) ms_unlock(t, v, h.state(node), inuse, avail);
   };
