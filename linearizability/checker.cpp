@@ -4,6 +4,7 @@
 
 #include <thread>
 
+#include "linearizability/detail/bulk.hpp"
 #include "linearizability/detail/search.hpp"
 #include "linearizability/detail/shrink.hpp"
 #include "linearizability/partition.hpp"
@@ -91,12 +92,16 @@ CheckResult check_typed(const History& h, const CheckOptions& opt) {
   for (uint32_t i = 0; i < count; ++i) schedule[i] = i;
   std::stable_sort(schedule.begin(), schedule.end(), [&](uint32_t a, uint32_t b) { return parts.size(a) > parts.size(b); });
 
-  unsigned threads = opt.threads ? opt.threads : std::max(1u, std::thread::hardware_concurrency());
+  // Unless asked for a number, threads only for histories large enough to
+  // pay for them (detail/bulk.hpp): a small check never wakes a thread team.
+  unsigned threads = opt.threads ? opt.threads
+                     : detail::worth_threads(h.ops.size()) ? std::max(1u, std::thread::hardware_concurrency())
+                                                           : 1u;
   threads = unsigned(std::max<size_t>(1, std::min<size_t>(threads, count)));
   std::vector<Search<Model>> searches(threads);
   std::vector<SearchResult> results(count);
 
-#pragma omp parallel for schedule(dynamic, 16) num_threads(threads)
+#pragma omp parallel for schedule(dynamic, 16) num_threads(threads) if (threads > 1)
   for (size_t i = 0; i < count; ++i) {
     const int t = omp_get_thread_num();
     const uint32_t p = schedule[i];

@@ -32,7 +32,7 @@ struct CheckOptions {
   double timeout_seconds = 60;      // whole check, shrinking included
   double shrink_seconds = 10;       // at most this much of it spent shrinking
   size_t memory_limit_bytes = size_t(4) << 30;
-  unsigned threads = 0;             // 0: one per core
+  unsigned threads = 0;             // 0: one per core, for histories large enough to pay for threads
   bool partition = true;            // split by key where the model allows
   bool shrink = true;
   bool prune = true;                // the search's pruning rules (off: the plain search, for cross-checks)

@@ -1,12 +1,11 @@
 #include "linearizability/hint_replay.hpp"
 
-#include <thrust/execution_policy.h>
 #include <thrust/sort.h>
-#include <thrust/system/omp/execution_policy.h>
 
 #include <algorithm>
 #include <tuple>
 
+#include "linearizability/detail/bulk.hpp"
 #include "linearizability/witness.hpp"
 
 namespace warpcheck {
@@ -23,9 +22,11 @@ HintReplay replay_hints(const History& h) {
     r.order.clear();
     return r;
   }
-  thrust::stable_sort(thrust::omp::par, r.order.begin(), r.order.end(), [&](uint32_t a, uint32_t b) {
-    const Operation &x = h.ops[a], &y = h.ops[b];
-    return std::tie(x.hint, x.call, x.id) < std::tie(y.hint, y.call, y.id);
+  detail::with_bulk_policy(r.order.size(), [&](auto policy) {
+    thrust::stable_sort(policy, r.order.begin(), r.order.end(), [&](uint32_t a, uint32_t b) {
+      const Operation &x = h.ops[a], &y = h.ops[b];
+      return std::tie(x.hint, x.call, x.id) < std::tie(y.hint, y.call, y.id);
+    });
   });
   if (auto err = witness_error(h, r.order)) {
     r.outcome = HintReplay::Outcome::NotExplained;

@@ -1,13 +1,13 @@
 // Bulk sorting for partitioning runs through Thrust: on its OpenMP back-end
-// here (both cores), and unchanged on the CUDA back-end when histories are
-// sorted on the device.
+// here when the history is large enough (detail/bulk.hpp), and unchanged on
+// the CUDA back-end when histories are sorted on the device.
 #include "linearizability/partition.hpp"
 
-#include <thrust/execution_policy.h>
 #include <thrust/sort.h>
-#include <thrust/system/omp/execution_policy.h>
 
 #include <numeric>
+
+#include "linearizability/detail/bulk.hpp"
 
 namespace warpcheck {
 
@@ -19,7 +19,7 @@ Partitions partition_history(const History& h, bool by_key) {
   std::iota(parts.ops.begin(), parts.ops.end(), 0u);
   std::vector<uint64_t> calls(n);
   for (size_t i = 0; i < n; ++i) calls[i] = h.ops[i].call;
-  thrust::stable_sort_by_key(thrust::omp::par, calls.begin(), calls.end(), parts.ops.begin());
+  detail::with_bulk_policy(n, [&](auto policy) { thrust::stable_sort_by_key(policy, calls.begin(), calls.end(), parts.ops.begin()); });
   parts.begin.push_back(0);
   if (!by_key) {
     if (n) parts.begin.push_back(n);
@@ -28,7 +28,7 @@ Partitions partition_history(const History& h, bool by_key) {
   // Stable: invocation order survives inside each key.
   std::vector<int64_t> keys(n);
   for (size_t i = 0; i < n; ++i) keys[i] = h.ops[parts.ops[i]].data.key;
-  thrust::stable_sort_by_key(thrust::omp::par, keys.begin(), keys.end(), parts.ops.begin());
+  detail::with_bulk_policy(n, [&](auto policy) { thrust::stable_sort_by_key(policy, keys.begin(), keys.end(), parts.ops.begin()); });
   for (size_t i = 0; i < n; ++i) {
     if (i > 0 && keys[i] != keys[i - 1]) parts.begin.push_back(i);
     if (i == 0 || keys[i] != keys[i - 1]) parts.key.push_back(keys[i]);
@@ -56,7 +56,7 @@ std::vector<uint32_t> merge_orders(const History& h, const std::vector<std::vect
       merged.push_back(i);
     }
   }
-  thrust::stable_sort_by_key(thrust::omp::par, points.begin(), points.end(), merged.begin());
+  detail::with_bulk_policy(total, [&](auto policy) { thrust::stable_sort_by_key(policy, points.begin(), points.end(), merged.begin()); });
   return merged;
 }
 

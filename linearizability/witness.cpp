@@ -1,10 +1,10 @@
 #include "linearizability/witness.hpp"
 
-#include <thrust/execution_policy.h>
 #include <thrust/sort.h>
-#include <thrust/system/omp/execution_policy.h>
 
 #include <span>
+
+#include "linearizability/detail/bulk.hpp"
 
 namespace warpcheck {
 
@@ -68,7 +68,7 @@ std::optional<std::string> replay(const History& h, const std::vector<uint32_t>&
   std::vector<uint32_t> by_key(order);
   std::vector<int64_t> keys(order.size());
   for (size_t i = 0; i < order.size(); ++i) keys[i] = h.ops[order[i]].data.key;
-  thrust::stable_sort_by_key(thrust::omp::par, keys.begin(), keys.end(), by_key.begin());
+  detail::with_bulk_policy(keys.size(), [&](auto policy) { thrust::stable_sort_by_key(policy, keys.begin(), keys.end(), by_key.begin()); });
   for (size_t begin = 0; begin < by_key.size();) {
     size_t end = begin;
     while (end < by_key.size() && keys[end] == keys[begin]) ++end;

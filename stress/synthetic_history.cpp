@@ -2,13 +2,12 @@
 
 #include <concepts>
 
-#include <thrust/execution_policy.h>
 #include <thrust/for_each.h>
 #include <thrust/iterator/counting_iterator.h>
-#include <thrust/system/omp/execution_policy.h>
 
 #include <unordered_map>
 
+#include "linearizability/detail/bulk.hpp"
 #include "models/detail/hash.hpp"
 
 namespace warpcheck {
@@ -117,7 +116,8 @@ History make_linearizable_history(const SyntheticHistorySpec& spec) {
   const uint64_t base = spec.overlap + 1;
   Operation* ops = h.ops.data();
   const SyntheticHistorySpec s = spec;
-  thrust::for_each(thrust::omp::par, thrust::counting_iterator<size_t>(0), thrust::counting_iterator<size_t>(spec.operations),
+  detail::with_bulk_policy(spec.operations, [&](auto policy) {
+  thrust::for_each(policy, thrust::counting_iterator<size_t>(0), thrust::counting_iterator<size_t>(spec.operations),
                    [=](size_t i) {
                      Operation& op = ops[i];
                      const uint64_t point = base + 2 * i;
@@ -133,6 +133,7 @@ History make_linearizable_history(const SyntheticHistorySpec& spec) {
                      }
                      if (op.has_hint) op.hint = point;
                    });
+  });
   return h;
 }
 
