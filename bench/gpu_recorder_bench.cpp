@@ -14,8 +14,9 @@
 #include <string>
 
 #include "linearizability/checker.hpp"
-#include "linearizability/recorder/log_to_history.hpp"
-#include "stress/gpu/gpu_runner.hpp"
+#include "stress/gpu/device_info.hpp"
+#include "stress/harness/recorded_history.hpp"
+#include "stress/sorted_set/gpu.hpp"
 
 using namespace warpcheck;
 
@@ -34,11 +35,11 @@ struct Tally {
 Tally check_runs(SortedSetConfig c, uint64_t seeds, core::clock_kind clock) {
   Tally t;
   for (uint64_t seed = 1; seed <= seeds; ++seed) {
-    gpu::SortedSetGpuSpec spec;
+    gpu::SortedSetBenchSpec spec;
     spec.set = c;
     spec.seed = seed;
     spec.clock = clock;
-    auto run = gpu::run_sorted_set_gpu(spec);
+    auto run = gpu::run_sorted_set_bench(spec);
     HistoryMeta meta;
     meta.model = ModelId::Set;
     meta.seed = seed;
@@ -112,16 +113,16 @@ int main(int argc, char** argv) {
   std::printf("\n| throughput (median of 7) | ops | off ms | on ms (globaltimer) | on ms (ticket) | slowdown gt | slowdown ticket | records/s (gt) |\n|---|---|---|---|---|---|---|---|\n");
   int big_violations = 0;
   for (auto [name, c] : {std::pair{"65,536 buckets", big}, std::pair{"256 buckets (contended)", hot}}) {
-    gpu::SortedSetGpuSpec spec;
+    gpu::SortedSetBenchSpec spec;
     spec.set = c;
     spec.seed = 7;
     spec.repeats = 7;
     spec.record = false;
-    const auto off = gpu::run_sorted_set_gpu(spec);
+    const auto off = gpu::run_sorted_set_bench(spec);
     spec.record = true;
-    const auto on = gpu::run_sorted_set_gpu(spec);
+    const auto on = gpu::run_sorted_set_bench(spec);
     spec.clock = core::clock_kind::ticket;
-    const auto tk = gpu::run_sorted_set_gpu(spec);
+    const auto tk = gpu::run_sorted_set_bench(spec);
     const double m_off = median(off.kernel_ms), m_on = median(on.kernel_ms), m_tk = median(tk.kernel_ms);
     std::printf("| %s | %lu | %.3f | %.3f | %.3f | %.2fx | %.2fx | %.3g |\n", name, on.operations, m_off, m_on, m_tk,
                 m_on / m_off, m_tk / m_off, double(on.operations) / (m_on / 1e3));

@@ -19,8 +19,9 @@
 #include <string>
 
 #include "linearizability/checker.hpp"
-#include "linearizability/recorder/log_to_history.hpp"
-#include "stress/gpu/gpu_runner.hpp"
+#include "stress/gpu/device_info.hpp"
+#include "stress/harness/recorded_history.hpp"
+#include "stress/heap/gpu.hpp"
 
 using namespace warpcheck;
 using structures::heap_keys;
@@ -51,13 +52,8 @@ gpu::HeapBenchSpec spec_for(const Variant& v, uint32_t blocks, uint32_t threads,
 }
 
 // Invariants of the heap left by a run (empty when every key was popped).
-std::string judge_memory(gpu::HeapBenchResult& r, const History& h) {
-  HeapMemory m(r.config);
-  m.keys = std::move(r.memory.keys);
-  m.states = std::move(r.memory.states);
-  m.partial = std::move(r.memory.partial);
-  m.counters = std::move(r.memory.counters);
-  const auto bad = check_heap_invariants(m, m.view(r.config), h);
+std::string judge_memory(const gpu::HeapBenchResult& r, const History& h) {
+  const auto bad = check_heap_invariants(heap_view(r.config, r.memory->pointers()), h);
   return bad.empty() ? "ok" : bad[0];
 }
 

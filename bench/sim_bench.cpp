@@ -3,7 +3,7 @@
 // scheduler decision and two context switches).
 #include <benchmark/benchmark.h>
 
-#include "stress/sorted_set_target.hpp"
+#include "stress/sorted_set/config.hpp"
 #include "structures/core/sim/sim_team.hpp"
 
 namespace warpcheck::sim {

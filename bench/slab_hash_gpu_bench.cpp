@@ -13,8 +13,9 @@
 #include <cstring>
 
 #include "linearizability/checker.hpp"
-#include "linearizability/recorder/log_to_history.hpp"
-#include "stress/gpu/gpu_runner.hpp"
+#include "stress/gpu/device_info.hpp"
+#include "stress/harness/recorded_history.hpp"
+#include "stress/slab_hash/gpu.hpp"
 
 using namespace warpcheck;
 

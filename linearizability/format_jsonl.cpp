@@ -3,6 +3,7 @@
 
 #include "linearizability/detail/json_cursor.hpp"
 #include "linearizability/formats.hpp"
+#include "linearizability/json_string.hpp"
 
 namespace warpcheck {
 
@@ -227,15 +228,7 @@ class LineWriter {
     }
     buf_ += ']';
   }
-  void json_string(std::string_view s) {
-    buf_ += '"';
-    for (char c : s) {
-      if (c == '"' || c == '\\') { buf_ += '\\'; buf_ += c; }
-      else if (static_cast<unsigned char>(c) < 0x20) { char esc[8]; std::snprintf(esc, sizeof esc, "\\u%04x", c); buf_ += esc; }
-      else buf_ += c;
-    }
-    buf_ += '"';
-  }
+  void string(std::string_view s) { append_json_string(buf_, s); }
   void flush_if_large(std::ostream& out) {
     if (buf_.size() > (1 << 20)) flush(out);
   }
@@ -259,7 +252,7 @@ class LineWriter {
 void write_jsonl(const History& h, std::ostream& out) {
   LineWriter w;
   w.raw("{\"model\":");
-  w.json_string(h.model().name);
+  w.string(h.model().name);
   if (h.meta.seed) w.field_u64("seed", h.meta.seed);
   if (!h.meta.config.empty()) { w.key("config"); w.raw(h.meta.config); }
   if (h.meta.incomplete) { w.key("incomplete"); w.raw("true"); }

@@ -1,5 +1,7 @@
 #include "linearizability/html_report.hpp"
 
+#include "linearizability/json_string.hpp"
+
 #include <map>
 #include <sstream>
 
@@ -8,28 +10,7 @@ namespace warpcheck {
 namespace {
 
 // JSON string literal, safe inside a <script> element.
-std::string js_string(std::string_view s) {
-  std::string out = "\"";
-  for (char c : s) {
-    switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '<': out += "\\u003c"; break;  // no "</script>" inside the data
-      case '>': out += "\\u003e"; break;
-      case '&': out += "\\u0026"; break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20) {
-          char b[8];
-          std::snprintf(b, sizeof b, "\\u%04x", c);
-          out += b;
-        } else {
-          out += c;
-        }
-    }
-  }
-  return out + "\"";
-}
+std::string js_string(std::string_view s) { return json_string(s, /*inside_script=*/true); }
 
 // Model states before and after each of the first `limit` operations of
 // `order`, replayed from the initial state, each cut to 160 characters.

@@ -1,5 +1,7 @@
 #include "linearizability/report.hpp"
 
+#include "linearizability/json_string.hpp"
+
 #include <cstdio>
 
 namespace warpcheck {
@@ -10,16 +12,6 @@ std::string interval(const Operation& op) {
   std::string s = "[";
   s.append(std::to_string(op.call)).append(", ").append(op.pending() ? "pending" : std::to_string(op.ret)).append("]");
   return s;
-}
-
-std::string json_escape(std::string_view s) {
-  std::string out;
-  for (char c : s) {
-    if (c == '"' || c == '\\') { out += '\\'; out += c; }
-    else if (static_cast<unsigned char>(c) < 0x20) { char b[8]; std::snprintf(b, sizeof b, "\\u%04x", c); out += b; }
-    else out += c;
-  }
-  return out;
 }
 
 std::string id_list(const History& h, const std::vector<uint32_t>& ops) {
@@ -48,7 +40,14 @@ void write_text_report(const History& h, const CheckResult& r, std::ostream& out
   out << verdict_name(r.verdict) << ": model " << h.model().name << ", " << r.operations << " operations, " << r.partitions
       << (r.partitions == 1 ? " part" : " parts") << ", " << r.steps << " model steps, " << timing << "\n";
   out << "checker: " << r.algorithm << "\n";
-  if (h.meta.seed || !h.meta.config.empty()) out << "run: seed " << h.meta.seed << (h.meta.config.empty() ? "" : " config " + h.meta.config) << "\n";
+  if (h.meta.seed || !h.meta.config.empty()) {
+    // A configuration can hold a whole workload: its start says what ran.
+    constexpr size_t kShown = 400;
+    const std::string& c = h.meta.config;
+    out << "run: seed " << h.meta.seed << (c.empty() ? "" : " config " + c.substr(0, kShown));
+    if (c.size() > kShown) out << "... (" << c.size() - kShown << " more characters)";
+    out << "\n";
+  }
   if (!r.reason.empty()) out << "reason: " << r.reason << "\n";
   if (r.hint_replay && r.hint_replay->outcome == HintReplay::Outcome::NotExplained && r.algorithm != "linearization-point replay")
     out << "linearization points: NOT explained: " << r.hint_replay->detail << "\n"
@@ -82,16 +81,16 @@ void write_text_report(const History& h, const CheckResult& r, std::ostream& out
 }
 
 void write_json_report(const History& h, const CheckResult& r, std::ostream& out) {
-  out << "{\"verdict\":\"" << verdict_name(r.verdict) << "\",\"model\":\"" << h.model().name << "\",\"algorithm\":\""
-      << json_escape(r.algorithm) << "\",\"operations\":" << r.operations << ",\"parts\":" << r.partitions
+  out << "{\"verdict\":\"" << verdict_name(r.verdict) << "\",\"model\":\"" << h.model().name << "\",\"algorithm\":"
+      << json_string(r.algorithm) << ",\"operations\":" << r.operations << ",\"parts\":" << r.partitions
       << ",\"parts_linearizable\":" << r.partitions_linearizable << ",\"steps\":" << r.steps << ",\"seconds\":" << r.seconds
       << ",\"seed\":" << h.meta.seed;
-  if (!r.reason.empty()) out << ",\"reason\":\"" << json_escape(r.reason) << "\"";
+  if (!r.reason.empty()) out << ",\"reason\":" << json_string(r.reason);
   if (r.recorded_part) out << ",\"recorded_part\":\"" << verdict_name(*r.recorded_part) << "\"";
   if (r.hint_replay) {
     static constexpr const char* kOutcome[] = {"not_applicable", "explained", "not_explained"};
-    out << ",\"hint_replay\":{\"outcome\":\"" << kOutcome[int(r.hint_replay->outcome)] << "\",\"detail\":\""
-        << json_escape(r.hint_replay->detail) << "\"}";
+    out << ",\"hint_replay\":{\"outcome\":\"" << kOutcome[int(r.hint_replay->outcome)] << "\",\"detail\":"
+        << json_string(r.hint_replay->detail) << "}";
   }
   if (r.verdict == Verdict::Linearizable) out << ",\"witness\":[" << id_list(h, r.witness) << "]";
   if (r.counterexample) {

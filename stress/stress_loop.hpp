@@ -11,9 +11,18 @@
 
 namespace warpcheck {
 
+// How a run that faulted failed.
+enum class FaultKind : uint8_t {
+  SpinBound,       // a spin loop hit its bound: suspected deadlock or livelock
+  Shadow,          // an access broke a pool unit's shadow state (use after free, ...)
+  StructureCheck,  // the structure's own check failed (full, exhausted allocator)
+  Other,           // a stuck collective, the step limit, a replay that does not fit
+};
+
 // One seed's run on any back-end.
 struct SeedRun {
   bool fault = false;         // the run itself failed: deadlock, shadow violation, ...
+  FaultKind fault_kind = FaultKind::Other;
   std::string fault_message;  // one line
   std::string fault_details;  // blocked teams, wait-for cycle, ...
   History history;            // what was recorded (with pending operations when it faulted)

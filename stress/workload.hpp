@@ -1,8 +1,25 @@
-// Operation mixes for stress runs. Each operation is a pure function of
-// (seed, index), so a workload is generated in bulk with Thrust (on the GPU
-// for GPU runs, on the OpenMP back-end here) and is identical on both.
+// Stress workloads: one generator, so that a seed means one workload on
+// every back-end. Slots come from RapidCheck generators (seeded, so a seed
+// names its workload, and shrinkable, so a failing workload can be made
+// smaller: operations emptied, keys lowered, kinds simplified, while it
+// still fails).
+//
+// A workload is teams x lanes x per_lane slots (lanes: 32 for a warp's
+// work sharing, 1 for a team with one queue, like the heap's blocks).
+// Contention knobs:
+//  - hot keys: a fraction of the operations on a few hot keys;
+//  - same key in a warp: a lane takes the key of the lane before it;
+//  - churn: an erase is followed, in its lane, by a re-insert of its key;
+//  - phases: each lane runs its inserts first, then the rest.
+// Inserted values are the slot's index + 1: unique in every workload,
+// shrunk ones included.
+//
+// Batched workloads (the heap's): an insert is a push of `key + 1` keys
+// (1 to `keys`; full_batches is the chance of a full one), whose value
+// seeds the keys (structures/heap/heap_driver.hpp); an erase is a pop.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -24,41 +41,54 @@ struct OpKinds {
   OpKind insert = OpKind::Insert, erase = OpKind::Erase, search = OpKind::Contains;
 };
 
-struct WorkloadSpec {
-  uint64_t seed = 1;
-  uint64_t operations = 64;
-  int64_t keys = 8;  // keys drawn uniformly from [0, keys)
+
+struct ContentionKnobs {
+  uint32_t hot_keys = 0;       // how many hot keys (0: none)
+  double hot_fraction = 0;     // of the operations, on them
+  double same_key_in_warp = 0; // chance a lane takes the previous lane's key
+  double churn = 0;            // chance an erase is followed by a re-insert
+  double full_batches = 0;     // batched: chance a push carries the most keys
+  bool phases = false;         // each lane: inserts first, then the rest
+};
+
+struct WorkloadShape {
+  uint32_t teams = 1, per_lane = 1;
+  uint32_t lanes = 32;   // queues a team
+  int64_t keys = 8;      // keys drawn from [0, keys); batched: keys a push, at most
   OpMix mix;
   OpKinds kinds;
-  // Values are operation index + 1: every written value is unique, so a
-  // read of a value never written, or written later, is caught at once.
-  bool unique_values = false;
+  ContentionKnobs knobs;
+  bool batches = false;  // pushes and pops of batches (see above)
+  size_t slots() const { return size_t(teams) * lanes * per_lane; }
 };
 
-// The generator itself, usable from device code.
-struct workload_generator {
-  uint64_t seed;
-  int64_t keys;
-  uint32_t insert, erase, contains;
-  OpKinds kinds;
-  bool unique_values;
-  WC_HD static uint64_t mix64(uint64_t z) {
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-  }
-  WC_HD core::workload_op operator()(uint64_t i) const {
-    const uint64_t h = mix64(seed * 0x9e3779b97f4a7c15ull + mix64(i + 1));
-    const uint32_t pick = static_cast<uint32_t>(h % (insert + erase + contains));
-    core::workload_op op;
-    op.kind = pick < insert ? kinds.insert : pick < insert + erase ? kinds.erase : kinds.search;
-    op.key = static_cast<int64_t>((h >> 32) % static_cast<uint64_t>(keys));
-    op.value = unique_values && op.kind == kinds.insert ? static_cast<int64_t>(i + 1) : 0;
-    return op;
-  }
+// One slot as generated; materialize() turns slots into operations.
+struct GenSlot {
+  uint8_t what = 0;        // 0 insert, 1 erase, 2 search, 3 empty
+  uint32_t key = 0;        // index into [0, keys)
+  bool copy_prev = false;  // take the previous lane's key
+  bool churn = false;      // an erase whose lane re-inserts its key next
 };
 
-workload_generator make_generator(const WorkloadSpec& spec);
-std::vector<core::workload_op> make_workload(const WorkloadSpec& spec);
+std::vector<GenSlot> generate_slots(const WorkloadShape& shape, uint64_t seed);
+std::vector<core::workload_op> materialize(const WorkloadShape& shape, const std::vector<GenSlot>& slots);
+
+// Shrinks a failing workload: tries the generator's shrinks (RapidCheck's
+// order), keeping each that `still_fails`, within `max_tries` runs.
+struct ShrinkResult {
+  std::vector<GenSlot> slots;
+  size_t tries = 0, accepted = 0;
+  size_t active_before = 0, active_after = 0;
+};
+ShrinkResult shrink_workload(const WorkloadShape& shape, uint64_t seed,
+                             const std::function<bool(const std::vector<core::workload_op>&)>& still_fails,
+                             size_t max_tries);
+
+// Text form, one operation per line ("upsert 5 129", "find 3", "push 3 17"
+// for 3 keys seeded by 17, "-" for an empty slot, "-*N" for N of them), for
+// --workload @FILE and the configuration a history stores. Reading checks
+// the count and kinds.
+std::string format_workload(const std::vector<core::workload_op>& ops);
+std::vector<core::workload_op> parse_workload(const std::string& text, size_t slots);
 
 }  // namespace warpcheck

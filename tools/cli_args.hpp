@@ -23,6 +23,8 @@ class Args {
 
   const std::vector<std::string>& positional() const { return positional_; }
   bool flag(const std::string& name) const { return flags_.count(name) > 0; }
+  const std::set<std::string>& flags() const { return flags_; }
+  const std::map<std::string, std::string>& values() const { return values_; }
   std::optional<std::string> value(const std::string& name) const;
   double number(const std::string& name, double fallback, double min, double max) const;
   uint64_t integer(const std::string& name, uint64_t fallback, uint64_t min, uint64_t max) const;

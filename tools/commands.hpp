@@ -11,5 +11,6 @@ int run_convert(int argc, char** argv);
 int run_generate(int argc, char** argv);
 int run_stress(int argc, char** argv);
 int run_repro(int argc, char** argv);
+int run_score(int argc, char** argv);
 
 }  // namespace warpcheck::cli

@@ -19,6 +19,10 @@ constexpr const char* kUsage =
     "  convert IN OUT [--from bin|jsonl|edn] [--to bin|jsonl] [--model M]\n"
     "  gen --out FILE [--model M] [--ops N] [--keys K] [--overlap W] [--pending P] [--seed S] [--hints]\n"
     "      [--batch B] [--warp-batch 32] [--teams T]\n"
+    "  stress [--structure S] [options]   run a structure under many seeds; check every history (stress --help)\n"
+    "  stress [--structure S] --list-mutants [--json]\n"
+    "  repro SEED [the stress options] | repro DIR/history.bin   a failure again\n"
+    "  score [--structure S] [--seeds N]  the mutation score: which oracle catches each planted bug, how fast\n"
     "models: set, map, multimap, pq, register, cas-register, kv\n"
     "exit codes: 0 linearizable, 1 violation, 2 unknown, 3 bad input or usage\n";
 
@@ -37,6 +41,7 @@ int main(int argc, char** argv) {
     if (command == "gen") return run_generate(argc, argv);
     if (command == "stress") return run_stress(argc, argv);
     if (command == "repro") return run_repro(argc, argv);
+    if (command == "score") return run_score(argc, argv);
     std::cerr << "warpcheck: unknown command '" << command << "'\n" << kUsage;
     return kExitBadInput;
   } catch (const UsageError& e) {

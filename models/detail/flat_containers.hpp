@@ -73,6 +73,7 @@ class FlatPairs {
   struct Entry {
     int64_t first, second;  // key, value
     friend auto operator<=>(const Entry&, const Entry&) = default;
+    friend bool operator==(const Entry&, const Entry&) = default;
   };
 
   uint32_t size() const { return items_.size(); }

@@ -13,8 +13,10 @@
 
 #include <memory>
 
-#include "linearizability/recorder/host_log.hpp"
+#include "stress/gpu/gpu_run.hpp"
+#include "stress/harness/structure_memory.hpp"
 #include "structures/core/cuda/warp_team.cuh"
+#include "structures/core/recorder/host_log.hpp"
 #include "structures/core/warp_driver.hpp"
 
 namespace warpcheck::gpu {
@@ -41,6 +43,46 @@ struct DeviceBuffer {
     dst.resize(n);
     to_host(dst.data());
   }
+};
+
+// A structure's memory on the device, laid out from its MemoryLayout (the
+// same description the host's HostMemory uses), and its copy back.
+class DeviceMemory {
+ public:
+  explicit DeviceMemory(MemoryLayout layout) : layout_(std::move(layout)) {
+    for (const ArraySpec& a : layout_) {
+      void* p = nullptr;
+      check(cudaMalloc(&p, a.bytes() ? a.bytes() : 1), "cudaMalloc");
+      pointers_.push_back(p);
+    }
+    reset();
+  }
+  ~DeviceMemory() {
+    for (void* p : pointers_) cudaFree(p);
+  }
+  DeviceMemory(const DeviceMemory&) = delete;
+  DeviceMemory& operator=(const DeviceMemory&) = delete;
+  ArrayPointers pointers() const { return pointers_; }
+  void reset() {
+    for (size_t i = 0; i < layout_.size(); ++i)
+      check(cudaMemset(pointers_[i], layout_[i].fill, layout_[i].bytes()), "cudaMemset");
+  }
+  template <class T>
+  std::vector<T> copy(size_t i) const {  // one array, back to the host
+    std::vector<T> out(layout_[i].bytes() / sizeof(T));
+    check(cudaMemcpy(out.data(), pointers_[i], out.size() * sizeof(T), cudaMemcpyDeviceToHost), "cudaMemcpy");
+    return out;
+  }
+  std::unique_ptr<HostMemory> to_host() const {
+    auto h = std::make_unique<HostMemory>(layout_);
+    for (size_t i = 0; i < layout_.size(); ++i)
+      check(cudaMemcpy(h->bytes(i), pointers_[i], layout_[i].bytes(), cudaMemcpyDeviceToHost), "cudaMemcpy");
+    return h;
+  }
+
+ private:
+  MemoryLayout layout_;
+  std::vector<void*> pointers_;
 };
 
 // The recorded warp-cooperative driver on the device: one team per warp.
@@ -83,19 +125,11 @@ float launch_team_ops(const Structure& s, const core::workload_op* ops, uint32_t
   });
 }
 
-// A run's workload on the device: the given operations, or the Thrust
-// generator's (the same function of (seed, i) as on the host), made there.
-template <class Generator>
-thrust::device_vector<core::workload_op> device_workload(const std::vector<core::workload_op>* given, uint64_t n,
-                                                         Generator g) {
-  thrust::device_vector<core::workload_op> ops(n);
-  if (given) {
-    if (given->size() != n) throw std::invalid_argument("gpu: workload size does not fit the shape");
-    thrust::copy(given->begin(), given->end(), ops.begin());
-  } else {
-    thrust::tabulate(thrust::device, ops.begin(), ops.end(), [g] __device__(uint64_t i) { return g(i); });
-  }
-  return ops;
+// A workload on the device.
+inline thrust::device_vector<core::workload_op> to_device(const std::vector<core::workload_op>& ops) {
+  thrust::device_vector<core::workload_op> d(ops.size());
+  thrust::copy(ops.begin(), ops.end(), d.begin());
+  return d;
 }
 
 // A device log of `streams` x `capacity` records (and `key_capacity` keys a
@@ -137,5 +171,26 @@ struct DeviceLog {
     return h;
   }
 };
+
+// One recorded run of a warp-cooperative structure: its memory laid out on
+// the device, the workload copied there, one launch; the log, the faults
+// and the memory come back.
+template <class MakeView>
+GpuRun run_warp_structure(const MemoryLayout& layout, MakeView make_view, const std::vector<core::workload_op>& ops,
+                          uint32_t teams, uint32_t per_lane, uint32_t log_capacity, core::clock_kind clock,
+                          uint64_t spin_bound) {
+  if (ops.size() != size_t(teams) * 32 * per_lane) throw std::invalid_argument("gpu: workload size does not fit the shape");
+  DeviceMemory memory(layout);
+  const auto device_ops = to_device(ops);
+  DeviceLog log(teams, log_capacity, clock);
+  DeviceBuffer<cuda_backend::device_faults> faults(1);
+  GpuRun run;
+  run.kernel_ms = launch_team_ops(make_view(memory.pointers()), thrust::raw_pointer_cast(device_ops.data()), teams, per_lane,
+                                  &log.view, {spin_bound, faults.p});
+  faults.to_host(&run.faults);
+  run.log = log.to_host();
+  run.memory = memory.to_host();
+  return run;
+}
 
 }  // namespace warpcheck::gpu

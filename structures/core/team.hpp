@@ -24,6 +24,9 @@
 // sim/sim_team.hpp (the deterministic simulator), threads/thread_team.hpp
 // (OS threads, for ThreadSanitizer).
 #pragma once
+#include <concepts>
+#include <cstdint>
+
 #include "structures/core/config.hpp"
 #include "structures/core/memory_order.hpp"
 
@@ -59,5 +62,48 @@ WC_HD WC_FORCE_INLINE int popcount(uint32_t mask) {
   return __builtin_popcount(mask);
 #endif
 }
+
+// The contract above, as concepts: a back-end's team that lacks a piece
+// fails to compile with that piece named (each back-end asserts it).
+// Every team: identity, collectives but ballot, memory, spins, annotations,
+// the clock (a block; any team).
+template <class T>
+concept Team = requires(T t, const T ct, uint32_t* w32, uint64_t* w64, const uint32_t* r32, const uint64_t* r64, bool b,
+                        uint32_t v32, uint64_t v64, const void* at, uint64_t* ticket) {
+  { ct.lane() } -> std::convertible_to<uint32_t>;
+  { ct.size() } -> std::convertible_to<uint32_t>;
+  { ct.team_id() } -> std::convertible_to<uint32_t>;
+  { t.any(b) } -> std::convertible_to<bool>;
+  { t.all(b) } -> std::convertible_to<bool>;
+  { t.count(b) } -> std::convertible_to<uint32_t>;
+  t.sync();
+  { t.shfl(v32, v32) } -> std::same_as<uint32_t>;
+  { t.shfl(v64, v32) } -> std::same_as<uint64_t>;
+  { t.load(r32, order::acquire, scope::gpu) } -> std::same_as<uint32_t>;
+  { t.load(r64, order::acquire, scope::gpu) } -> std::same_as<uint64_t>;
+  t.store(w32, v32, order::release, scope::gpu);
+  t.store(w64, v64, order::release, scope::gpu);
+  { t.cas(w32, v32, v32, order::acq_rel, scope::gpu) } -> std::same_as<uint32_t>;
+  { t.cas(w64, v64, v64, order::acq_rel, scope::gpu) } -> std::same_as<uint64_t>;
+  { t.exchange(w32, v32, order::acq_rel, scope::gpu) } -> std::same_as<uint32_t>;
+  { t.fetch_add(w32, v32, order::relaxed, scope::gpu) } -> std::same_as<uint32_t>;
+  { t.fetch_and(w32, v32, order::relaxed, scope::gpu) } -> std::same_as<uint32_t>;
+  { t.fetch_or(w32, v32, order::relaxed, scope::gpu) } -> std::same_as<uint32_t>;
+  { t.fetch_min(w32, v32, order::relaxed, scope::gpu) } -> std::same_as<uint32_t>;
+  t.fence(order::seq_cst, scope::gpu);
+  { t.spin(at, v64) } -> std::convertible_to<bool>;
+  t.lock_acquired(at);
+  t.lock_released(at);
+  t.shadow_mark(at, unit_state::freed);
+  t.fail("what", at);
+  { ct.now(clock_kind::ticket, ticket) } -> std::convertible_to<uint64_t>;
+};
+
+// A team of at most 32 lanes, with a ballot (a warp; the simulator's and
+// real threads' teams of that size).
+template <class T>
+concept WarpTeam = Team<T> && requires(T t, bool b) {
+  { t.ballot(b) } -> std::convertible_to<uint32_t>;
+};
 
 }  // namespace warpcheck::core

@@ -6,7 +6,7 @@
 #pragma once
 #include <cstdint>
 
-#include "linearizability/recorder/history_log.hpp"
+#include "structures/core/recorder/history_log.hpp"
 #include "structures/core/workload_op.hpp"
 
 namespace warpcheck::core {
@@ -16,11 +16,18 @@ struct team_ops {
   uint32_t per_lane;
 };
 
+// A warp-cooperative structure: every lane of the team calls apply() with
+// the same operation; lane_state is what each lane keeps across operations
+// (a SlabAlloc resident block, say).
+template <class S, class T>
+concept WarpStructure = WarpTeam<T> && requires(const S s, T& t, const workload_op& op, typename S::lane_state& state) {
+  { s.apply(t, op, state) } -> std::same_as<op_result>;
+};
+
 // Runs the team's queue. Returns false when an operation gave up or failed
 // (the rest of the team's queue is not run; its operation stays pending).
-// Structure::lane_state is what each lane keeps across operations (a
-// SlabAlloc resident block, say).
 template <class Team, class Structure>
+  requires WarpStructure<Structure, Team>
 WC_HD bool run_team_ops(Team& t, const Structure& s, team_ops work, const history_log* log) {
   typename Structure::lane_state state{};
   uint32_t next = 0;

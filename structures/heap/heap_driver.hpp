@@ -5,7 +5,8 @@
 #pragma once
 #include <cstdint>
 
-#include "linearizability/recorder/history_log.hpp"
+#include "models/detail/hash.hpp"
+#include "structures/core/recorder/history_log.hpp"
 #include "structures/core/workload_op.hpp"
 #include "structures/heap/generalized_heap.hpp"
 
@@ -25,17 +26,12 @@ struct heap_keys {
   uint32_t k = 4;
   order_kind order = random;
   uint32_t teams = 1, per_team = 1;  // sorted orders: the workload's shape
-  WC_HD static uint64_t mix64(uint64_t z) {
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-  }
   WC_HD uint32_t operator()(uint64_t slot, int64_t seed, uint32_t j) const {
     if (order != random) {
       const uint64_t rank = ((slot % per_team) * teams + slot / per_team) * k + j;
       return static_cast<uint32_t>(order == ascending ? rank : 0x7FFFFFFFu - rank);
     }
-    const uint32_t v = static_cast<uint32_t>(mix64(uint64_t(seed) * 0x9e3779b97f4a7c15ull + j) % range);
+    const uint32_t v = static_cast<uint32_t>(detail::splitmix64(uint64_t(seed) * detail::kGoldenGamma + j) % range);
     return tag_bits ? (v << tag_bits) | static_cast<uint32_t>(slot * k + j) : v;
   }
 };

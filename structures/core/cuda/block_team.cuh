@@ -40,4 +40,6 @@ class block_team : public team_common<block_team> {
   }
 };
 
+static_assert(core::Team<block_team>, "the GPU's block_team meets the team contract (structures/core/team.hpp)");
+
 }  // namespace warpcheck::cuda_backend

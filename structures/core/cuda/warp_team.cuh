@@ -31,4 +31,6 @@ class warp_team : public team_common<warp_team> {
   uint32_t lane_, team_;
 };
 
+static_assert(core::WarpTeam<warp_team>, "the GPU's warp_team meets the team contract (structures/core/team.hpp)");
+
 }  // namespace warpcheck::cuda_backend

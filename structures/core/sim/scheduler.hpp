@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "models/detail/hash.hpp"
 #include "structures/core/sim/schedule.hpp"
 
 namespace warpcheck::sim {
@@ -52,12 +53,7 @@ class RunQueue {
 class Rng {
  public:
   explicit Rng(uint64_t seed) : s_(seed) {}
-  uint64_t next() {
-    uint64_t z = (s_ += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-  }
+  uint64_t next() { return detail::splitmix64(s_ += detail::kGoldenGamma); }
   // Uniform in [0, n), n > 0 (Lemire's multiply-shift; bias below 2^-32 for small n).
   uint32_t below(uint32_t n) { return static_cast<uint32_t>(((next() >> 32) * n) >> 32); }
 

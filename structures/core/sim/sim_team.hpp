@@ -111,5 +111,6 @@ class sim_team {
   Simulator* sim_;
   uint32_t gid_, team_, lane_, size_;
 };
+static_assert(core::WarpTeam<sim_team>, "the simulator's team meets the team contract (structures/core/team.hpp)");
 
 }  // namespace warpcheck::sim

@@ -201,5 +201,6 @@ class thread_team {
   team_barrier* barrier_;
   uint32_t team_, lane_, size_;
 };
+static_assert(core::WarpTeam<thread_team>, "the real-threads team meets the team contract (structures/core/team.hpp)");
 
 }  // namespace warpcheck::threads

@@ -1,0 +1,24 @@
+// The GPU, as the host sees it: whether there is one, and the resolution of
+// its %globaltimer. Plain C++ (the definitions are in device_info.cu).
+#pragma once
+#include <cstdint>
+#include <string>
+
+namespace warpcheck::gpu {
+
+struct DeviceInfo {
+  bool present = false;
+  std::string name, why_absent;
+  int sms = 0;
+  double memory_gib = 0;
+};
+DeviceInfo device_info();
+
+struct TimerResolution {
+  uint64_t min_step_ns = 0;  // smallest non-zero difference between two reads
+  double mean_step_ns = 0;   // elapsed / number of changes seen
+  uint64_t reads = 0, changes = 0;
+};
+TimerResolution measure_globaltimer(uint64_t reads);
+
+}  // namespace warpcheck::gpu

@@ -1,0 +1,75 @@
+#include "stress/harness/recorded_history.hpp"
+
+#include <stdexcept>
+
+namespace warpcheck {
+
+History history_from_log(const HostLog& log, HistoryMeta meta, uint32_t launch) {
+  History h;
+  h.meta = std::move(meta);
+  const history_log& v = log.view();
+  for (uint32_t s = 0; s < v.streams; ++s) {
+    if (log.counts[s] > v.capacity) throw std::runtime_error("recorder: stream " + std::to_string(s) + " count past its capacity");
+    if (log.lost[s]) h.meta.incomplete = true;
+    for (uint32_t i = 0; i < log.counts[s]; ++i) {
+      const log_record& r = log.records[size_t(s) * v.capacity + i];
+      if (r.kind >= kOpKindCount) throw std::runtime_error("recorder: stream " + std::to_string(s) + " record " +
+                                                           std::to_string(i) + " has op kind " + std::to_string(r.kind));
+      Operation op;
+      op.id = h.ops.size();
+      op.team = s;
+      op.lane = r.lane;
+      op.launch = launch;
+      op.call = r.call;
+      op.data.kind = static_cast<OpKind>(r.kind);
+      const bool batched = op.data.kind == OpKind::Push || op.data.kind == OpKind::Pop;
+      op.data.key = batched ? 0 : r.key;
+      op.data.value = r.value;
+      op.data.expected = batched ? 0 : r.expected;
+      if (r.ret == kLogPending) {
+        op.data.pending = true;
+        op.ret = kPendingTime;
+      } else {
+        op.ret = r.ret;
+        op.data.result_kind = static_cast<ResultKind>(r.result_kind);
+        op.data.result = batched ? 0 : r.result;
+      }
+      if (batched) {
+        // A batch that did not fit was counted as lost (the history is
+        // incomplete); its operation is kept pending, with what is known.
+        auto take = [&](int64_t offset, int64_t count, uint32_t& begin, uint32_t& n) {
+          if (offset == history_log::kNoSlot || count < 0 || uint64_t(offset) + uint64_t(count) > log.key_counts[s] ||
+              log.key_counts[s] > v.key_capacity)
+            return false;
+          begin = static_cast<uint32_t>(h.key_pool.size());
+          n = static_cast<uint32_t>(count);
+          const int64_t* from = log.keys.data() + size_t(s) * v.key_capacity + offset;
+          h.key_pool.insert(h.key_pool.end(), from, from + count);
+          return true;
+        };
+        bool whole = op.data.kind != OpKind::Push || take(r.key, r.value, op.data.keys_begin, op.data.keys_count);
+        if (whole && !op.data.pending && op.data.kind == OpKind::Pop)
+          whole = take(r.expected, r.result, op.data.out_begin, op.data.out_count);
+        if (!whole) {
+          if (!h.meta.incomplete) throw std::runtime_error("recorder: stream " + std::to_string(s) + " record " +
+                                                           std::to_string(i) + " names keys outside its buffer");
+          op.data.pending = true;
+          op.ret = kPendingTime;
+          op.data.result_kind = ResultKind::None;
+          op.data.out_count = 0;
+        }
+      }
+      if (r.has_hint) {
+        op.has_hint = true;
+        op.hint = r.hint;
+      }
+      clear_unused_fields(h.model(), op);
+      if (auto err = operation_error(h.model(), op, h.key_pool.size()))
+        throw std::runtime_error("recorder: stream " + std::to_string(s) + " record " + std::to_string(i) + ": " + *err);
+      h.ops.push_back(op);
+    }
+  }
+  return h;
+}
+
+}  // namespace warpcheck

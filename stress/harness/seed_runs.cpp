@@ -1,0 +1,56 @@
+#include "stress/harness/seed_runs.hpp"
+
+namespace warpcheck {
+
+namespace {
+
+FaultKind fault_kind_of(sim::Outcome o) {
+  switch (o) {
+    case sim::Outcome::SpinBound: return FaultKind::SpinBound;
+    case sim::Outcome::ShadowViolation: return FaultKind::Shadow;
+    case sim::Outcome::LaneError: return FaultKind::StructureCheck;
+    default: return FaultKind::Other;
+  }
+}
+
+}  // namespace
+
+SeedRun seed_run_from_sim(TargetRun&& t) {
+  SeedRun r;
+  r.fault = !t.report.ok();
+  if (r.fault) {
+    r.fault_kind = fault_kind_of(t.report.outcome);
+    r.fault_message = std::string(sim::outcome_name(t.report.outcome)) + ": " + t.report.message;
+  }
+  r.fault_details = t.report.details;
+  r.schedule = sim::encode_schedule(t.report.schedule);
+  r.steps = t.report.steps;
+  r.history = std::move(t.history);
+  return r;
+}
+
+SeedRun seed_run_from_threads(ThreadsRun&& t) {
+  SeedRun r;
+  r.fault = !t.report.ok;
+  if (r.fault) {
+    r.fault_kind = t.report.message.find("spin bound") != std::string::npos ? FaultKind::SpinBound : FaultKind::Other;
+    r.fault_message = t.report.message;
+  }
+  r.history = std::move(t.history);
+  return r;
+}
+
+SeedRun seed_run_from_gpu(const gpu::GpuRun& g, HistoryMeta meta) {
+  SeedRun r;
+  r.history = history_from_log(*g.log, std::move(meta));
+  r.fault = g.faults.count != 0;
+  if (r.fault) {
+    const bool spin = g.faults.kind == uint32_t(cuda_backend::fault_kind::spin_bound);
+    r.fault_kind = spin ? FaultKind::SpinBound : FaultKind::StructureCheck;
+    r.fault_message = "GPU: " + std::to_string(g.faults.count) + " fault(s); first: team " + std::to_string(g.faults.team) +
+                      (spin ? ", spin bound" : ", structure failure (full, allocator exhausted, or a list cycle)");
+  }
+  return r;
+}
+
+}  // namespace warpcheck

@@ -1,0 +1,76 @@
+// The generalized heap's run configuration, memory, workloads and
+// quiescent invariants, and its runs on the simulator (the GPU's in gpu.hpp).
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "stress/harness/sim_harness.hpp"
+#include "stress/harness/structure_memory.hpp"
+#include "stress/workload.hpp"
+#include "structures/heap/heap_driver.hpp"
+
+namespace warpcheck {
+
+struct History;
+
+struct HeapConfig {
+  structures::heap_variant variant = structures::heap_variant::td;
+  uint32_t fixes = 0;           // structures::heap_fix bits (0: the paper's pseudocode)
+  uint32_t teams = 3;           // blocks
+  uint32_t lanes = 4;           // threads a block
+  uint32_t k = 4;               // keys a node (a power of two)
+  uint32_t ops_per_team = 6;
+  OpMix mix{50, 50, 0};         // insert = push, erase = pop
+  double full_batches = 0.5;    // chance a push is a full batch (k keys)
+  bool phases = false;          // each team pushes first, then pops
+  uint32_t narrow_keys = 0;     // >0: keys from [0, narrow_keys), duplicates allowed; 0: distinct keys
+  uint32_t prefill = 0;         // full batches pushed by block 0, alone, before the others start
+  bool bit_reversal = true;
+  structures::heap_mutant mutant = structures::heap_mutant::none;
+  uint32_t capacity = 0;        // nodes; 0: room for every push as its own node
+  uint32_t log_capacity = 0;    // records a team; 0: exactly enough
+};
+
+// Throws std::invalid_argument for an impossible configuration.
+void validate(const HeapConfig& c);
+
+// The variants: as printed, and with every fix of their findings.
+inline const std::vector<std::string> kHeapVariants = {"td", "bu", "td-fixed", "bu-fixed"};
+// Sets c's variant and its fixes; throws invalid_argument for another name.
+void parse_heap_variant(const std::string& name, HeapConfig& c);
+// "td", "bu", "td-fixed", or with some fixes "td+release_marked_target".
+std::string heap_variant_name(const HeapConfig& c);
+// The fixes' names, in structures::heap_fix bit order (the declaration's catalogue).
+const std::vector<std::string>& heap_fix_names();
+// "a,b": adds the named fixes to c.fixes; throws invalid_argument.
+void parse_heap_fixes(const std::string& names, HeapConfig& c);
+
+uint32_t heap_capacity(const HeapConfig& c);  // nodes the run may use
+structures::heap_keys heap_key_source(const HeapConfig& c);
+WorkloadShape heap_workload_shape(const HeapConfig& c);
+// The prefill's pushes (block 0's, before the concurrent run), as workload
+// operations whose key tags follow the workload's slots.
+std::vector<core::workload_op> heap_prefill_ops(const HeapConfig& c);
+
+// Nodes, node states, the partial buffer and the counters (partial size,
+// last, the phase gate).
+MemoryLayout heap_layout(const HeapConfig& c);
+structures::generalized_heap heap_view(const HeapConfig& c, ArrayPointers arrays);
+
+// Invariants of a quiescent heap (over host memory): every lock released;
+// nodes 1..last full and sorted, the others empty; the generalized heap
+// property; the partial buffer sorted, short, and not below the root; and,
+// when the history is complete with no pending operation, the keys held
+// equal the keys pushed minus the keys popped (as multisets). Empty when
+// they hold.
+std::vector<std::string> check_heap_invariants(const structures::generalized_heap& h, const History& history);
+
+struct HeapRun {
+  TargetRun run;
+  std::vector<std::string> invariant_violations;  // checked when the run completed
+};
+// One run of `ops` under sim's schedule (sim.teams = c.teams, sim.lanes = c.lanes).
+HeapRun run_heap_sim(const HeapConfig& c, const sim::SimConfig& sim, const std::vector<core::workload_op>& ops);
+
+}  // namespace warpcheck

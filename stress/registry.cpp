@@ -1,0 +1,53 @@
+// The registration list: adding a structure is one line here (and its
+// adapter under stress/<structure>/).
+#include "stress/registry.hpp"
+
+#include "stress/heap/adapter.hpp"
+#include "stress/slab_hash/adapter.hpp"
+#include "stress/sorted_set/adapter.hpp"
+#if WARPCHECK_HAVE_CUDA
+#include "stress/gpu/device_info.hpp"
+#endif
+
+namespace warpcheck {
+
+namespace {
+
+GpuProbe probe_gpu() {
+  GpuProbe p;
+#if WARPCHECK_HAVE_CUDA
+  const gpu::DeviceInfo info = gpu::device_info();
+  p.present = info.present;
+  p.name = info.name;
+  p.why_absent = info.why_absent;
+#else
+  p.why_absent = "this build has no CUDA back-end (nvcc was not found)";
+#endif
+  return p;
+}
+
+}  // namespace
+
+const Registry& registry() {
+  static const Registry r{{
+                              make_structure<SlabHashAdapter>(),
+                              make_structure<SortedSetAdapter>(),
+                              make_structure<HeapAdapter>(),
+                          },
+                          probe_gpu};
+  return r;
+}
+
+const Structure* Registry::find(std::string_view name) const {
+  for (const Structure& s : structures)
+    if (s.spec.name == name) return &s;
+  return nullptr;
+}
+
+std::string Registry::names() const {
+  std::string s;
+  for (const Structure& st : structures) s += (s.empty() ? "" : ", ") + st.spec.name;
+  return s;
+}
+
+}  // namespace warpcheck

@@ -1,0 +1,27 @@
+// The structures `warpcheck stress` runs: one registration line each, in
+// stress/registry.cpp. Nothing outside that file names a structure.
+#pragma once
+#include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "stress/structure.hpp"
+
+namespace warpcheck {
+
+struct GpuProbe {
+  bool present = false;
+  std::string name, why_absent;
+};
+
+struct Registry {
+  std::vector<Structure> structures;  // the first is the default
+  std::function<GpuProbe()> probe_gpu;
+  const Structure* find(std::string_view name) const;
+  std::string names() const;  // "slabhash, sorted-set, heap"
+};
+
+const Registry& registry();
+
+}  // namespace warpcheck

@@ -1,0 +1,97 @@
+#include "stress/slab_hash/adapter.hpp"
+
+#include "stress/harness/seed_runs.hpp"
+#include "stress/workload_options.hpp"
+#if WARPCHECK_HAVE_CUDA
+#include "stress/slab_hash/gpu.hpp"
+#endif
+
+namespace warpcheck {
+
+using structures::slab_hash;
+
+StructureSpec SlabHashAdapter::declare() {
+  const std::vector<Applies> map{{"mode", {"map"}}}, multimap{{"mode", {"multimap"}}};
+  const std::vector<std::string> both{"--mode map", "--mode multimap"};
+  StructureSpec s;
+  s.name = "slabhash";
+  s.description = "the slab hash with SlabAlloc (Ashkiani, Farach-Colton, Owens, IPDPS 2018), map or multimap";
+  s.model = "map (--mode map: upsert, erase, find) or multimap (--mode multimap: insert, erase, find)";
+  s.options = {choice_option("mode", "map: REPLACE keeps one pair a key; multimap: INSERT adds duplicates", "map",
+                             {"map", "multimap"})};
+  const OptionTable workload = warp_workload_options("insert=50,erase=20,contains=30", uint64_t(slab_hash::kMaxKey) + 1);
+  s.options.insert(s.options.end(), workload.begin(), workload.end());
+  s.options.push_back(integer_option("buckets", "buckets (base slabs)", "1", 1, 1u << 26));
+  s.options.push_back(integer_option("memory-blocks", "SlabAlloc memory blocks of 1,024 slabs", "2", 1, 1u << 14));
+  // In structures::slab_hash_mutant order.
+  s.mutants = {
+      {"slab_local_uniqueness", "REPLACE reuses tombstones, checking uniqueness only in the current slab: duplicate keys after deletes",
+       kOracleChecker | kOracleInvariants, map, {"--mode map"}},
+      {"delete_by_exchange", "DELETE swaps EMPTY into the slot without comparing the pair it saw: a concurrent insert into the freed slot is lost (ABA)",
+       kOracleChecker, multimap, {"--mode multimap"}},
+      {"torn_read", "SEARCH takes key and value from two separate 32-bit loads while REPLACE writes the pair with one 64-bit CAS",
+       kOracleChecker, {}, both},
+      {"link_leak", "a losing slab-link CAS keeps its new slab allocated: a leak", kOracleInvariants, {}, both},
+      {"link_free_winner", "a losing slab-link CAS frees the winner's slab: use after free", kOracleShadow, {}, both},
+      {"no_reread_after_failed_cas", "after a failed CAS, REPLACE tries the next lane of its stale read instead of reading the slab "
+       "again: duplicate keys (in multimap mode a duplicate is no bug)", kOracleChecker | kOracleInvariants, map, {"--mode map"}},
+      {"unguarded_absent", "SEARCH and DELETE answer absent from a slab read that no delete guard validated: a torn read of one "
+       "slab misses an instance present throughout", kOracleChecker, multimap,
+       // Thousands of PCT seeds (7 in 10,000): tests/structures/slab_hash keeps a directed race that catches it.
+       {"--mode multimap --scheduler pct"}, 10000},
+  };
+  s.invariants = {"every linked slab is allocated and in exactly one list", "no allocated slab is unreachable (no leak)",
+                  "every key is in the bucket it hashes to", "map mode: at most one live copy of a key"};
+  return s;
+}
+
+SlabHashConfig SlabHashAdapter::configure(const Options& o) {
+  const WarpWorkload w = warp_workload(o);
+  SlabHashConfig c;
+  c.teams = w.teams;
+  c.ops_per_lane = w.ops_per_lane;
+  c.keys = w.keys;
+  c.mix = w.mix;
+  c.knobs = w.knobs;
+  c.mode = o.text("mode") == "map" ? structures::slab_hash_mode::map : structures::slab_hash_mode::multimap;
+  c.buckets = uint32_t(o.integer("buckets"));
+  c.blocks_per_super = uint32_t(o.integer("memory-blocks"));
+  c.mutant = static_cast<structures::slab_hash_mutant>(mutant_index(declare(), o));
+  validate(c);
+  return c;
+}
+
+SeedRun SlabHashAdapter::run_sim(const Config& c, const sim::SimConfig& s, const Ops& ops) {
+  SlabHashRun run = run_slab_hash_sim(c, s, ops);
+  SeedRun r = seed_run_from_sim(std::move(run.run));
+  r.invariant_violations = std::move(run.invariant_violations);
+  return r;
+}
+
+SeedRun SlabHashAdapter::run_threads(const Config& c, uint64_t seed, const Ops& ops) {
+  const HostMemory memory(slab_hash_layout(c));
+  const slab_hash table = slab_hash_view(c, seed, memory.pointers());
+  HistoryMeta meta;
+  meta.model = slab_hash_model(c);
+  meta.seed = seed;
+  SeedRun r = seed_run_from_threads(run_in_threads(table, ops, c.teams, c.ops_per_lane, 32 * c.ops_per_lane, meta));
+  if (!r.fault) r.invariant_violations = check_slab_hash_invariants(table);
+  return r;
+}
+
+SeedRun SlabHashAdapter::run_gpu(const Config& c, const GpuRunSettings& g, const Ops& ops) {
+#if WARPCHECK_HAVE_CUDA
+  const gpu::GpuRun run = gpu::run_slab_hash(c, g.seed, ops, g.spin_bound);
+  HistoryMeta meta;
+  meta.model = slab_hash_model(c);
+  meta.seed = g.seed;
+  SeedRun r = seed_run_from_gpu(run, std::move(meta));
+  if (!r.fault) r.invariant_violations = check_slab_hash_invariants(slab_hash_view(c, g.seed, run.memory->pointers()));
+  return r;
+#else
+  (void)c, (void)g, (void)ops;
+  throw std::invalid_argument("--backend gpu: this build has no CUDA back-end (nvcc was not found)");
+#endif
+}
+
+}  // namespace warpcheck

@@ -1,0 +1,72 @@
+#include "stress/sorted_set/adapter.hpp"
+
+#include "stress/harness/seed_runs.hpp"
+#include "stress/workload_options.hpp"
+#if WARPCHECK_HAVE_CUDA
+#include "stress/sorted_set/gpu.hpp"
+#endif
+
+namespace warpcheck {
+
+StructureSpec SortedSetAdapter::declare() {
+  StructureSpec s;
+  s.name = "sorted-set";
+  s.description = "a warp-cooperative, lock-based set of sorted 32-slot arrays (the layer's own proof structure)";
+  s.model = "set (insert, erase, contains)";
+  s.options = warp_workload_options("insert=50,erase=20,contains=30", INT32_MAX);
+  s.options.push_back(integer_option("buckets", "buckets of 32 sorted slots (keys must fit: keys <= 32 x buckets)", "1", 1, 1u << 26));
+  // In structures::sorted_set_mutant order.
+  s.mutants = {
+      {.name = "unlocked_contains",
+       .breaks = "contains reads the bucket without its lock and can see a shift half done",
+       .caught_by = kOracleChecker,
+       .applies = {}},
+      {.name = "keep_lock_on_miss",
+       .breaks = "an erase of an absent key returns without releasing the bucket lock",
+       .caught_by = kOracleDeadlock,
+       .applies = {}},
+  };
+  s.invariants = {};  // the history and the faults judge it; a bucket is never left inconsistent at quiescence
+  return s;
+}
+
+SortedSetConfig SortedSetAdapter::configure(const Options& o) {
+  const WarpWorkload w = warp_workload(o);
+  SortedSetConfig c;
+  c.teams = w.teams;
+  c.ops_per_lane = w.ops_per_lane;
+  c.keys = w.keys;
+  c.mix = w.mix;
+  c.knobs = w.knobs;
+  c.buckets = uint32_t(o.integer("buckets"));
+  c.mutant = static_cast<structures::sorted_set_mutant>(mutant_index(declare(), o));
+  validate(c);
+  return c;
+}
+
+SeedRun SortedSetAdapter::run_sim(const Config& c, const sim::SimConfig& s, const Ops& ops) {
+  return seed_run_from_sim(run_sorted_set_sim(c, s, ops));
+}
+
+SeedRun SortedSetAdapter::run_threads(const Config& c, uint64_t seed, const Ops& ops) {
+  const HostMemory memory(sorted_set_layout(c));
+  HistoryMeta meta;
+  meta.model = ModelId::Set;
+  meta.seed = seed;
+  return seed_run_from_threads(
+      run_in_threads(sorted_set_view(c, memory.pointers()), ops, c.teams, c.ops_per_lane, 32 * c.ops_per_lane, meta));
+}
+
+SeedRun SortedSetAdapter::run_gpu(const Config& c, const GpuRunSettings& g, const Ops& ops) {
+#if WARPCHECK_HAVE_CUDA
+  HistoryMeta meta;
+  meta.model = ModelId::Set;
+  meta.seed = g.seed;
+  return seed_run_from_gpu(gpu::run_sorted_set(c, ops, g.spin_bound), std::move(meta));
+#else
+  (void)c, (void)g, (void)ops;
+  throw std::invalid_argument("--backend gpu: this build has no CUDA back-end (nvcc was not found)");
+#endif
+}
+
+}  // namespace warpcheck

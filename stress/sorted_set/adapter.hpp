@@ -1,0 +1,20 @@
+// The sorted-array set as a stress plug-in (see stress/structure.hpp).
+#pragma once
+#include "stress/sorted_set/config.hpp"
+#include "stress/structure.hpp"
+
+namespace warpcheck {
+
+struct SortedSetAdapter {
+  using Config = SortedSetConfig;
+  static StructureSpec declare();
+  static Config configure(const Options& o);
+  static WorkloadShape workload(const Config& c) { return sorted_set_shape(c); }
+  static ModelId model(const Config&) { return ModelId::Set; }
+  static uint32_t sim_lanes(const Config&) { return 32; }
+  static SeedRun run_sim(const Config& c, const sim::SimConfig& s, const Ops& ops);
+  static SeedRun run_threads(const Config& c, uint64_t seed, const Ops& ops);
+  static SeedRun run_gpu(const Config& c, const GpuRunSettings& g, const Ops& ops);
+};
+
+}  // namespace warpcheck

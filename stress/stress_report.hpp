@@ -1,0 +1,29 @@
+// What a stress run prints: the summary tables, and a failure with its
+// files and the commands that reproduce it.
+#pragma once
+#include <ostream>
+#include <string>
+
+#include "stress/structure.hpp"
+
+namespace warpcheck {
+
+// "3 teams of 32 lanes, 192 operation slots"
+std::string describe_target(const Target& t);
+
+void print_summary(const StressSummary& sum, Backend backend, std::ostream& out);
+
+struct FailureFiles {
+  std::string out_dir;           // empty: write no files
+  const Ops* workload = nullptr; // the failing workload, when it is not the seed's own
+  std::string reproduce_flags;   // "--structure X --option value ..."
+};
+
+// Prints the first failure (the shrunk one when given) and the first run
+// whose recorded linearization points did not explain it; writes the
+// failure's history, HTML report, workload and schedule into out_dir.
+// Returns the exit code: 1 for a failure, else 2 when a check was
+// undecided, else 0.
+int report_failures(const StressSummary& sum, const SeedFailure* shrunk, const FailureFiles& files, std::ostream& out);
+
+}  // namespace warpcheck

@@ -1,0 +1,290 @@
+#include "stress/stress_session.hpp"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+#include "linearizability/detail/json_cursor.hpp"
+#include "linearizability/formats.hpp"
+#include "linearizability/json_string.hpp"
+#include "stress/stress_report.hpp"
+
+namespace warpcheck {
+
+namespace {
+
+std::string read_text(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw std::invalid_argument(path + ": cannot open");
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// A schedule as given: the printed form, or @FILE holding it.
+std::string read_schedule(const std::string& v) {
+  if (v.empty() || v[0] != '@') return v;
+  std::istringstream in(read_text(v.substr(1)));
+  std::string s;
+  in >> s;
+  return s;
+}
+
+}  // namespace
+
+sim::SimConfig simulator_config(const Target& t, Options& o, const Ops& probe_workload, uint64_t probe_seed) {
+  sim::SimConfig s;
+  s.teams = t.shape.teams;
+  s.lanes = t.sim_lanes;
+  s.scheduler = o.text("scheduler") == "pct" ? sim::SchedulerKind::Pct : sim::SchedulerKind::Random;
+  s.pct_depth = uint32_t(o.integer("pct-depth"));
+  s.spin_bound = o.integer("spin-bound");
+  if (s.scheduler == sim::SchedulerKind::Pct && !o.has_value("pct-steps")) {
+    // PCT's k: the steps of one run, measured once with the random scheduler.
+    sim::SimConfig probe = s;
+    probe.scheduler = sim::SchedulerKind::Random;
+    probe.seed = probe_seed;
+    o.set("pct-steps", std::to_string(std::max<uint64_t>(t.sim(probe, probe_workload).steps, 1)));
+  }
+  if (o.has_value("pct-steps")) s.pct_steps = o.integer("pct-steps");
+  return s;
+}
+
+std::optional<ShrunkFailure> shrink_failure(const Target& t, const sim::SimConfig& s, uint64_t seed, const CheckOptions& check,
+                                            bool points_must_hold, size_t max_tries) {
+  // Removing an operation changes every later choice of the scheduler, so
+  // one seed alone rarely fails again: a few schedule seeds are tried.
+  constexpr uint64_t kSeedsPerTry = 8;
+  CheckOptions quick = check;
+  quick.shrink = false;
+  uint64_t failing_seed = seed;
+  ShrunkFailure out;
+  out.shrink = shrink_workload(
+      t.shape, seed,
+      [&](const Ops& ops) {
+        for (uint64_t k = 0; k < kSeedsPerTry; ++k) {
+          sim::SimConfig cfg = s;
+          cfg.seed = seed + k * 1000003;
+          SeedRun run = t.sim(cfg, ops);
+          if (run.failed(check_history(run.history, quick), points_must_hold)) {
+            failing_seed = cfg.seed;
+            return true;
+          }
+        }
+        return false;
+      },
+      max_tries);
+  out.ops = materialize(t.shape, out.shrink.slots);
+  sim::SimConfig cfg = s;
+  cfg.seed = out.shrink.accepted ? failing_seed : seed;
+  out.failure.seed = cfg.seed;
+  out.failure.run = t.sim(cfg, out.ops);
+  out.failure.check = check_history(out.failure.run.history, check);
+  if (!out.failure.run.failed(out.failure.check, points_must_hold)) return std::nullopt;
+  return out;
+}
+
+StressRequest request_from_flags(const Structure& s, Backend b, const std::string& flags) {
+  const auto table = option_table(s);
+  std::map<std::string, std::string> values;
+  std::set<std::string> set_flags;
+  std::istringstream in(flags);
+  std::string token;
+  while (in >> token) {
+    if (token.rfind("--", 0) != 0) throw std::invalid_argument("expected --option in '" + flags + "', got '" + token + "'");
+    const std::string name = token.substr(2);
+    const auto it = std::find_if(table->begin(), table->end(), [&](const OptionSpec& o) { return o.name == name; });
+    if (it != table->end() && it->kind == OptionKind::Flag) {
+      set_flags.insert(name);
+    } else if (!(in >> values[name])) {
+      throw std::invalid_argument("--" + name + " needs a value in '" + flags + "'");
+    }
+  }
+  if (values.count("backend")) {
+    const auto parsed = parse_backend(values["backend"]);
+    if (!parsed) throw std::invalid_argument("--backend must be sim, threads or gpu");
+    b = *parsed;
+    values.erase("backend");
+  }
+  return make_request(s, b, values, set_flags);
+}
+
+Backend resolve_backend(const Structure& s, const std::optional<std::string>& asked, const GpuProbe& gpu) {
+  Backend b = gpu.present && s.supports(Backend::Gpu) ? Backend::Gpu : Backend::Sim;
+  if (asked) {
+    const auto parsed = parse_backend(*asked);
+    if (!parsed) throw std::invalid_argument("--backend must be sim, threads or gpu, got '" + *asked + "'");
+    b = *parsed;
+  }
+  if (!s.supports(b))
+    throw std::invalid_argument(s.spec.name + " runs on " + s.backend_list() + ", not on --backend " +
+                                std::string(backend_name(b)));
+  if (b == Backend::Gpu && !gpu.present) throw std::invalid_argument("--backend gpu: " + gpu.why_absent);
+  return b;
+}
+
+StressRequest make_request(const Structure& s, Backend b, const std::map<std::string, std::string>& values,
+                           const std::set<std::string>& flags) {
+  StressRequest r;
+  r.structure = &s;
+  std::map<std::string, std::string> given = values;
+  given["backend"] = std::string(backend_name(b));
+  r.options = parse_options(option_table(s), b, given, flags);
+  check_applicability(s.spec, r.options);
+  if (r.options.has_value("workload")) {
+    const std::string& w = r.options.text("workload");
+    if (w.empty() || w[0] != '@') throw std::invalid_argument("--workload takes @FILE");
+    r.workload = parse_workload(read_text(w.substr(1)), s.configure(r.options).shape.slots());
+  }
+  if (r.options.has_value("schedule")) r.schedule = read_schedule(r.options.text("schedule"));
+  return r;
+}
+
+std::string run_configuration(const Structure& s, const Options& o, const Ops* workload) {
+  std::string c = "{\"structure\":";
+  append_json_string(c, s.spec.name);
+  c += ",\"options\":" + o.run_json();
+  if (workload) {
+    c += ",\"workload\":";
+    append_json_string(c, format_workload(*workload));
+  }
+  return c + "}";
+}
+
+StressRequest request_from_history(const Registry& reg, const std::string& path,
+                                   const std::map<std::string, std::string>& session_values,
+                                   const std::set<std::string>& session_flags) {
+  const History h = load_history(path);
+  if (h.meta.config.empty()) throw std::invalid_argument(path + ": the history holds no run configuration (not a stress run's)");
+  std::string structure, workload;
+  std::map<std::string, std::string> values;
+  try {
+    detail::JsonCursor c(h.meta.config);
+    c.parse_object([&](const std::string& key) {
+      if (key == "structure") structure = c.parse_string();
+      else if (key == "workload") workload = c.parse_string();
+      else if (key == "options") c.parse_object([&](const std::string& name) { values[name] = c.parse_string(); });
+      else c.skip_value();
+    });
+  } catch (const detail::JsonCursor::Error& e) {
+    throw std::invalid_argument(path + ": the run configuration is not what a stress run writes: " + e.message);
+  }
+  const Structure* s = reg.find(structure);
+  if (!s) throw std::invalid_argument(path + ": no structure '" + structure + "' here (known: " + reg.names() + ")");
+  std::set<std::string> flags = session_flags;
+  const auto table = option_table(*s);
+  for (auto it = values.begin(); it != values.end();) {  // flags are stored as "true"
+    const bool flag = std::any_of(table->begin(), table->end(), [&](const OptionSpec& o) {
+      return o.name == it->first && o.kind == OptionKind::Flag;
+    });
+    if (flag) {
+      flags.insert(it->first);
+      it = values.erase(it);
+    } else {
+      ++it;
+    }
+  }
+  const std::optional<Backend> backend = parse_backend(values.count("backend") ? values["backend"] : "");
+  if (!backend) throw std::invalid_argument(path + ": the run configuration names no back-end");
+  for (const auto& [k, v] : session_values) {
+    if (values.count(k)) throw std::invalid_argument("--" + k + " is the history's to say: it holds the run's configuration");
+    values[k] = v;
+  }
+  values.erase("backend");
+  StressRequest r = make_request(*s, *backend, values, flags);
+  r.repro_seed = h.meta.seed;
+  if (!workload.empty()) r.workload = parse_workload(workload, s->configure(r.options).shape.slots());
+  r.original = encode_binary(h);
+  return r;
+}
+
+int run_stress_request(const StressRequest& req, std::ostream& out, std::ostream& err) {
+  const Structure& st = *req.structure;
+  Options o = req.options;
+  const Backend backend = o.backend();
+  const Target target = st.configure(o);
+  const bool repro = req.repro_seed.has_value();
+  if (!req.schedule.empty() && backend != Backend::Sim) throw std::invalid_argument("--schedule replays simulator runs: add --backend sim");
+
+  StressOptions loop;
+  loop.first_seed = repro ? *req.repro_seed : o.integer("seed");
+  loop.seeds = repro ? (backend == Backend::Gpu ? o.integer("times") : 1) : o.integer("seeds");
+  loop.keep_going = o.flag("keep-going") || (repro && backend == Backend::Gpu);
+  loop.points_must_hold = o.flag("require-points");
+  loop.check.timeout_seconds = o.real("timeout");
+  if (!o.flag("quiet"))
+    loop.progress = [&err](const StressProgress& p) {
+      err << "\r  " << p.done << "/" << p.total << " runs, " << p.failures << " failing, " << int(p.seconds) << " s"
+          << (p.done == p.total ? "\n" : "") << std::flush;
+    };
+  auto ops_for = [&](uint64_t seed) {
+    return req.workload ? *req.workload : materialize(target.shape, generate_slots(target.shape, seed));
+  };
+
+  sim::SimConfig s;
+  if (backend == Backend::Sim) s = simulator_config(target, o, ops_for(loop.first_seed), loop.first_seed);
+  const std::string config = run_configuration(st, o, req.workload ? &*req.workload : nullptr);
+
+  std::function<SeedRun(uint64_t)> run_one;
+  switch (backend) {
+    case Backend::Sim:
+      run_one = [&](uint64_t seed) {
+        sim::SimConfig cfg = s;
+        cfg.seed = seed;
+        cfg.replay = req.schedule;
+        return target.sim(cfg, ops_for(seed));
+      };
+      break;
+    case Backend::Threads: run_one = [&](uint64_t seed) { return target.threads(seed, ops_for(seed)); }; break;
+    case Backend::Gpu:
+      run_one = [&](uint64_t seed) { return target.gpu({seed, o.integer("spin-bound")}, ops_for(seed)); };
+      break;
+  }
+  auto configured = [&](uint64_t seed) {
+    SeedRun r = run_one(repro ? *req.repro_seed : seed);  // repro on the GPU: the same seed every time
+    r.history.meta.config = config;
+    return r;
+  };
+
+  out << (repro ? "repro: seed " + std::to_string(*req.repro_seed) + ", " : std::string("stress: ")) << st.spec.name << ", "
+      << describe_target(target) << "," << o.run_flags() << "\n";
+  const StressSummary sum = run_stress(configured, loop);
+  print_summary(sum, backend, out);
+  if (repro && backend == Backend::Gpu)
+    out << "the failure recurred in " << sum.failed_runs << " of " << sum.runs << " reruns (GPU runs are not deterministic)\n";
+  if (repro && backend == Backend::Sim && sum.first_failure && !sum.first_failure->run.schedule.empty() &&
+      sum.first_failure->run.schedule.size() <= 2000)
+    out << "schedule: " << sum.first_failure->run.schedule << "\n";
+  if (req.original && backend == Backend::Sim) {
+    // Replaying a recorded simulator run: the history must come back byte for byte.
+    const SeedFailure* again = sum.first_failure ? &*sum.first_failure : nullptr;
+    const bool same = again && encode_binary(again->run.history) == *req.original;
+    out << (same ? "reproduced bit for bit: the history is identical to the recorded one\n"
+                 : "NOT reproduced: the rerun's history differs from the recorded one\n");
+    if (!same) return 1;
+  }
+
+  std::optional<ShrunkFailure> shrunk;
+  if (sum.first_failure && backend == Backend::Sim && !req.workload && req.schedule.empty() && !req.original &&
+      !o.flag("no-shrink")) {
+    shrunk = shrink_failure(target, s, sum.first_failure->seed, loop.check, loop.points_must_hold, o.integer("shrink-tries"));
+    if (shrunk) {
+      shrunk->failure.run.history.meta.config = run_configuration(st, o, &shrunk->ops);
+      const ShrinkResult& r = shrunk->shrink;
+      out << "\nshrunk the failing workload: " << r.active_after << " of " << r.active_before << " operations left ("
+          << r.accepted << " shrinks kept of " << r.tries << " tried), failing under schedule seed " << shrunk->failure.seed
+          << "\n";
+    } else {
+      out << "\nthe shrunk workload no longer fails: reporting the original\n";
+    }
+  }
+  FailureFiles files;
+  files.out_dir = o.has_value("out") ? o.text("out") : "";
+  files.workload = shrunk ? &shrunk->ops : req.workload ? &*req.workload : nullptr;
+  files.reproduce_flags = "--structure " + st.spec.name + o.run_flags();
+  return report_failures(sum, shrunk ? &shrunk->failure : nullptr, files, out);
+}
+
+}  // namespace warpcheck

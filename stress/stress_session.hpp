@@ -1,0 +1,73 @@
+// The stress command's work, out of the CLI: configure the structure from
+// its options, run the seeds (stress_loop), shrink a simulator failure,
+// write the failure's files and print the summary and the reproduce lines;
+// and replay a failure from its history alone.
+#pragma once
+#include <map>
+#include <optional>
+#include <ostream>
+#include <set>
+#include <string>
+
+#include "stress/registry.hpp"
+
+namespace warpcheck {
+
+// --backend as asked, or the GPU when there is one (else the simulator);
+// throws std::invalid_argument naming what the structure runs on.
+Backend resolve_backend(const Structure& s, const std::optional<std::string>& asked, const GpuProbe& gpu);
+
+// What `warpcheck stress` or `warpcheck repro` asks for.
+struct StressRequest {
+  const Structure* structure = nullptr;
+  Options options;                     // option_table(*structure), parsed
+  std::optional<uint64_t> repro_seed;  // repro: this seed only (on the GPU: rerun --times)
+  std::optional<Ops> workload;         // --workload @FILE, or the one a history holds
+  std::string schedule;                // --schedule: a printed schedule to replay
+  std::optional<std::string> original; // repro of a history file: its bytes, compared with the rerun's
+};
+
+// Options parsed for a structure: the run's values and flags by name, the
+// mutant and fixes checked against where they apply, the workload and
+// schedule options read.
+StressRequest make_request(const Structure& s, Backend b, const std::map<std::string, std::string>& values,
+                           const std::set<std::string>& flags);
+
+// The request that reruns the run a history records (its header holds the
+// configuration, the seed and, when it is not the seed's own, the
+// workload). Session values (out, quiet, times, ...) may be added.
+StressRequest request_from_history(const Registry& r, const std::string& path,
+                                   const std::map<std::string, std::string>& session_values,
+                                   const std::set<std::string>& session_flags);
+
+// The same from text: "--mode map --teams 4" (how catalogues name runs).
+StressRequest request_from_flags(const Structure& s, Backend b, const std::string& flags);
+
+// Runs it; the summary and any failure to `out`, progress to `err`.
+// Returns the exit code: 0 pass, 1 a failing run, 2 an undecided check.
+int run_stress_request(const StressRequest& request, std::ostream& out, std::ostream& err);
+
+// The configuration stored in every history of a run: a JSON object with
+// the structure, every run option (the back-end too), and the workload when
+// it is not the seed's own. With the history's seed, it reruns the run: the
+// simulator's schedule follows from the seed.
+std::string run_configuration(const Structure& s, const Options& o, const Ops* workload);
+
+// The simulator configuration of a request's runs (PCT's step estimate
+// measured and stored into the options when not given).
+sim::SimConfig simulator_config(const Target& t, Options& o, const Ops& probe_workload, uint64_t probe_seed);
+
+// Shrinks a simulator failure's workload: fewer and simpler operations,
+// kept while a run under one of a few schedule seeds (the failing seed
+// first) still fails. Returns the shrunk failure (rerun, checked) with its
+// workload and the shrinker's counts; nullopt if, against expectation, the
+// shrunk workload no longer fails.
+struct ShrunkFailure {
+  SeedFailure failure;
+  Ops ops;
+  ShrinkResult shrink;
+};
+std::optional<ShrunkFailure> shrink_failure(const Target& t, const sim::SimConfig& s, uint64_t seed, const CheckOptions& check,
+                                            bool points_must_hold, size_t max_tries);
+
+}  // namespace warpcheck

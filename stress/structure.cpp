@@ -1,0 +1,124 @@
+#include "stress/structure.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace warpcheck {
+
+std::string oracle_names(Oracles o) {
+  static constexpr std::pair<Oracle, const char*> kNames[] = {
+      {kOracleChecker, "checker"},     {kOracleInvariants, "invariants"},          {kOracleShadow, "shadow state"},
+      {kOracleDeadlock, "deadlock detector"}, {kOracleStructureCheck, "structure check"}, {kOraclePoints, "linearization points"},
+      {kOracleOther, "fault"}};
+  std::string s;
+  for (auto [bit, name] : kNames)
+    if (o & bit) s += (s.empty() ? "" : ", ") + std::string(name);
+  return s.empty() ? "-" : s;
+}
+
+Oracles caught_by(const SeedRun& run, const CheckResult& check, bool points_must_hold) {
+  Oracles o = 0;
+  if (run.fault) {
+    switch (run.fault_kind) {
+      case FaultKind::Shadow: o |= kOracleShadow; break;
+      case FaultKind::SpinBound: o |= kOracleDeadlock; break;
+      case FaultKind::StructureCheck: o |= kOracleStructureCheck; break;
+      case FaultKind::Other: o |= kOracleOther; break;
+    }
+  }
+  if (!run.invariant_violations.empty()) o |= kOracleInvariants;
+  if (check.verdict == Verdict::Violation) o |= kOracleChecker;
+  if (points_must_hold && SeedRun::points_not_explained(check)) o |= kOraclePoints;
+  return o;
+}
+
+bool Structure::supports(Backend b) const { return std::find(backends.begin(), backends.end(), b) != backends.end(); }
+
+std::string Structure::backend_list() const {
+  std::string s;
+  for (Backend b : backends) s += (s.empty() ? "" : ", ") + std::string(backend_name(b));
+  return s;
+}
+
+namespace {
+
+// The stress run's own options, shared by every structure.
+OptionTable run_options() {
+  const std::vector<Backend> sim{Backend::Sim};
+  return {
+      choice_option("backend", "where to run: the simulator, real threads (for ThreadSanitizer) or the GPU "
+                               "(default: the GPU when there is one)", Defaults{}, {"sim", "threads", "gpu"}),
+      session_option(integer_option("seeds", "runs, one seed each", "100", 1, uint64_t(1) << 40)),
+      session_option(integer_option("seed", "the first seed", "1", 0, UINT64_MAX)),
+      only_on(sim, choice_option("scheduler", "the simulator's schedule: uniform random or PCT", "random", {"random", "pct"})),
+      only_on(sim, integer_option("pct-depth", "PCT's bug depth d (d - 1 priority change points)", "3", 1, 64)),
+      only_on(sim, integer_option("pct-steps", "PCT's step estimate k (default: one run's steps, measured)", Defaults{}, 1,
+                                  uint64_t(1) << 40)),
+      only_on({Backend::Sim, Backend::Gpu},
+              integer_option("spin-bound", "iterations of one spin loop before it is reported as a deadlock",
+                             Defaults{"20000", "", "1048576"}, 1, uint64_t(1) << 40)),
+      flag_option("require-points", "a history that the recorded linearization points do not explain fails the run"),
+      session_option(named_value("wcs1:...|@FILE", only_on(sim, text_option("schedule", "replay this printed schedule", Defaults{}, {})))),
+      session_option(named_value("@FILE", text_option("workload", "run this workload file instead of the seed's", Defaults{}, {}))),
+      session_option(named_value("DIR", text_option("out", "write a failure's history, HTML report, workload and schedule here", Defaults{}, {}))),
+      session_option(real_option("timeout", "seconds the checker may spend on one history", "60", 0.001, 1e7)),
+      session_option(integer_option("times", "repro on the GPU: reruns of the seed", "20", 1, 1u << 20)),
+      session_option(integer_option("shrink-tries", "runs the shrinker may spend on a failing workload", "200", 0, 1u << 20)),
+      session_option(flag_option("keep-going", "run every seed, also after a failure")),
+      session_option(flag_option("quiet", "no progress line")),
+      session_option(flag_option("no-shrink", "report a failure as found, unshrunk")),
+  };
+}
+
+}  // namespace
+
+std::shared_ptr<const OptionTable> option_table(const Structure& s) {
+  auto table = std::make_shared<OptionTable>(run_options());
+  std::vector<std::string> mutants{"none"};
+  for (const MutantSpec& m : s.spec.mutants) mutants.push_back(m.name);
+  table->push_back(choice_option("mutant", "plant this bug (see --list-mutants)", "none", mutants));
+  if (!s.spec.fixes.empty()) {
+    std::vector<std::string> fixes;
+    for (const FixSpec& f : s.spec.fixes) fixes.push_back(f.name);
+    table->push_back(names_option("fixes", "apply these fixes of the paper's findings (see --list-mutants)", fixes));
+  }
+  for (const OptionSpec& o : s.spec.options) {
+    if (std::any_of(table->begin(), table->end(), [&](const OptionSpec& t) { return t.name == o.name; }))
+      throw std::logic_error(s.spec.name + " declares --" + o.name + ", an option of every stress run");
+    table->push_back(o);
+  }
+  return table;
+}
+
+size_t mutant_index(const StructureSpec& s, const Options& o) {
+  const std::string& name = o.text("mutant");
+  for (size_t i = 0; i < s.mutants.size(); ++i)
+    if (s.mutants[i].name == name) return i + 1;
+  return 0;
+}
+
+std::vector<std::string> chosen_fixes(const Options& o) { return o.declared("fixes") ? o.names("fixes") : std::vector<std::string>{}; }
+
+namespace {
+
+void check_applies(const std::string& what, const std::vector<Applies>& applies, const Options& o) {
+  for (const Applies& a : applies) {
+    const std::string& v = o.text(a.option);
+    if (std::find(a.values.begin(), a.values.end(), v) != a.values.end()) continue;
+    std::string where;
+    for (const std::string& w : a.values) where += (where.empty() ? "" : " or ") + w;
+    throw std::invalid_argument(what + " does not apply in " + v + " " + a.option + " (it applies in " + where + " " +
+                                a.option + ")");
+  }
+}
+
+}  // namespace
+
+void check_applicability(const StructureSpec& s, const Options& o) {
+  if (const size_t m = mutant_index(s, o)) check_applies("mutant " + s.mutants[m - 1].name, s.mutants[m - 1].applies, o);
+  for (const std::string& name : chosen_fixes(o))
+    for (const FixSpec& f : s.fixes)
+      if (f.name == name) check_applies("fix " + f.name, f.applies, o);
+}
+
+}  // namespace warpcheck

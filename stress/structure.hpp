@@ -1,0 +1,178 @@
+// A structure is one plug-in. Its stress adapter (stress/<structure>/)
+// declares it once: name, options, planted bugs (mutants), fixes of the
+// paper's findings, model, invariants, and the back-ends it runs on; and
+// runs a configured structure on a workload. Everything else (the CLI's
+// help and validation, the reproduce line and the configuration stored in
+// every history, --list-mutants, the mutation score, the test lists) is
+// derived from that declaration.
+//
+// The adapter contract (checked by make_structure, which names what is
+// missing):
+//   using Config = ...;                        the structure's typed configuration
+//   static StructureSpec declare();            the declaration
+//   static Config configure(const Options&);   options -> Config; std::invalid_argument when impossible
+//   static WorkloadShape workload(const Config&);
+//   static ModelId model(const Config&);
+//   static uint32_t sim_lanes(const Config&);  lanes a team in the simulator
+//   static SeedRun run_sim(const Config&, const sim::SimConfig&, const Ops&);
+// and, for each further back-end it runs on:
+//   static SeedRun run_threads(const Config&, uint64_t seed, const Ops&);
+//   static SeedRun run_gpu(const Config&, const GpuRunSettings&, const Ops&);
+#pragma once
+#include <concepts>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "models/registry.hpp"
+#include "stress/options.hpp"
+#include "stress/stress_loop.hpp"
+#include "stress/workload.hpp"
+#include "structures/core/sim/simulator.hpp"
+
+namespace warpcheck {
+
+using Ops = std::vector<core::workload_op>;
+
+// What can catch a failing run. A run can be caught by several at once.
+enum Oracle : uint32_t {
+  kOracleChecker = 1,         // the history is not linearizable
+  kOracleInvariants = 2,      // a quiescent invariant is broken
+  kOracleShadow = 4,          // the shadow state saw a forbidden access (use after free, ...)
+  kOracleDeadlock = 8,        // a spin bound was hit: deadlock or livelock
+  kOracleStructureCheck = 16, // the structure's own check failed (full, exhausted)
+  kOraclePoints = 32,         // the recorded linearization points do not explain the history
+  kOracleOther = 64,          // any other fault (a stuck collective, the step limit, ...)
+};
+using Oracles = uint32_t;
+std::string oracle_names(Oracles o);  // "checker, invariants"
+// The oracles that caught a run (0: it passed).
+Oracles caught_by(const SeedRun& run, const CheckResult& check, bool points_must_hold);
+
+// A constraint on where a mutant or fix can be used: the option's value
+// must be one of `values`.
+struct Applies {
+  std::string option;
+  std::vector<std::string> values;
+};
+
+struct MutantSpec {
+  std::string name;
+  std::string breaks;             // one line: what it breaks
+  Oracles caught_by = 0;          // any of these is expected to catch it
+  std::vector<Applies> applies;   // where it can be planted (empty: anywhere)
+  // The runs that catch it, as stress options (each a row of the mutation
+  // score and a case of the tests), within `seeds` seeds each.
+  std::vector<std::string> runs = {""};
+  uint64_t seeds = 200;
+};
+
+// A named fix of a finding about the paper's pseudocode.
+struct FixSpec {
+  std::string name;
+  std::string fixes;  // the finding, in one line
+  std::vector<Applies> applies;
+};
+
+// A finding about the printed pseudocode, found again by `run` (the paper's
+// variant with the other findings fixed) within `seeds` seeds.
+struct FindingSpec {
+  std::string name;
+  std::string run;
+  Oracles caught_by = 0;
+  uint64_t seeds = 200;
+};
+
+struct StructureSpec {
+  std::string name;
+  std::string description;              // one line
+  OptionTable options;                  // its own, beyond the stress run's
+  std::vector<MutantSpec> mutants;
+  std::vector<FixSpec> fixes;
+  std::vector<FindingSpec> findings;
+  std::string model;                    // the sequential model(s), in words
+  std::vector<std::string> invariants;  // quiescent invariants checked after each run
+};
+
+struct GpuRunSettings {
+  uint64_t seed = 1;          // the workload's seed (the hash function's too)
+  uint64_t spin_bound = 1u << 20;
+};
+
+// One configured structure, ready to run workloads of its shape.
+struct Target {
+  std::string summary;  // one line
+  WorkloadShape shape;
+  uint32_t sim_lanes = 32;
+  ModelId model = ModelId::Set;
+  std::function<SeedRun(const sim::SimConfig&, const Ops&)> sim;
+  std::function<SeedRun(uint64_t seed, const Ops&)> threads;  // empty: not supported
+  std::function<SeedRun(const GpuRunSettings&, const Ops&)> gpu;
+};
+
+// A registered structure.
+struct Structure {
+  StructureSpec spec;
+  std::vector<Backend> backends;                 // those it runs on
+  std::function<Target(const Options&)> configure;  // throws std::invalid_argument
+  bool supports(Backend b) const;
+  std::string backend_list() const;              // "sim, gpu"
+};
+
+// Every option a run of `s` takes: the stress run's, --mutant and --fixes
+// from the catalogues, then the structure's own.
+std::shared_ptr<const OptionTable> option_table(const Structure& s);
+// The mutant's index in the catalogue, 1-based; 0 for none.
+size_t mutant_index(const StructureSpec& s, const Options& o);
+// The fixes named by --fixes (names from the catalogue).
+std::vector<std::string> chosen_fixes(const Options& o);
+// Mutants and fixes used where they apply (their Applies constraints);
+// throws std::invalid_argument ("mutant torn_read does not apply in map mode ...").
+void check_applicability(const StructureSpec& s, const Options& o);
+
+template <class A>
+Structure make_structure() {
+  static_assert(requires { typename A::Config; },
+                "structure adapter: declare `using Config = ...;` (the structure's typed run configuration)");
+  using C = typename A::Config;
+  static_assert(requires { { A::declare() } -> std::same_as<StructureSpec>; },
+                "structure adapter: needs `static StructureSpec declare()` (name, options, mutants, fixes, model, invariants)");
+  static_assert(requires(const Options& o) { { A::configure(o) } -> std::same_as<C>; },
+                "structure adapter: needs `static Config configure(const Options&)`");
+  static_assert(requires(const C& c) { { A::workload(c) } -> std::same_as<WorkloadShape>; },
+                "structure adapter: needs `static WorkloadShape workload(const Config&)`");
+  static_assert(requires(const C& c) { { A::model(c) } -> std::same_as<ModelId>; },
+                "structure adapter: needs `static ModelId model(const Config&)`");
+  static_assert(requires(const C& c) { { A::sim_lanes(c) } -> std::same_as<uint32_t>; },
+                "structure adapter: needs `static uint32_t sim_lanes(const Config&)` (lanes a team in the simulator)");
+  static_assert(requires(const C& c, const sim::SimConfig& s, const Ops& ops) { { A::run_sim(c, s, ops) } -> std::same_as<SeedRun>; },
+                "structure adapter: needs `static SeedRun run_sim(const Config&, const sim::SimConfig&, const Ops&)` "
+                "(every structure runs in the simulator)");
+  constexpr bool threads = requires(const C& c, uint64_t seed, const Ops& ops) {
+    { A::run_threads(c, seed, ops) } -> std::same_as<SeedRun>;
+  };
+  constexpr bool gpu = requires(const C& c, const GpuRunSettings& g, const Ops& ops) {
+    { A::run_gpu(c, g, ops) } -> std::same_as<SeedRun>;
+  };
+  Structure s;
+  s.spec = A::declare();
+  s.backends.push_back(Backend::Sim);
+  if constexpr (threads) s.backends.push_back(Backend::Threads);
+  if constexpr (gpu) s.backends.push_back(Backend::Gpu);
+  s.configure = [](const Options& o) {
+    const C c = A::configure(o);
+    Target t;
+    t.shape = A::workload(c);
+    t.sim_lanes = A::sim_lanes(c);
+    t.model = A::model(c);
+    t.sim = [c](const sim::SimConfig& cfg, const Ops& ops) { return A::run_sim(c, cfg, ops); };
+    if constexpr (threads) t.threads = [c](uint64_t seed, const Ops& ops) { return A::run_threads(c, seed, ops); };
+    if constexpr (gpu) t.gpu = [c](const GpuRunSettings& g, const Ops& ops) { return A::run_gpu(c, g, ops); };
+    return t;
+  };
+  return s;
+}
+
+}  // namespace warpcheck

@@ -1,0 +1,176 @@
+// What each structure declares, checked against what it does: every
+// planted bug caught by its declared oracle within its declared seeds, and
+// replayed from its seed; every finding about the paper's pseudocode found
+// again without its fix; every structure/back-end combination runs or is
+// refused with the back-ends that exist; the declarations themselves
+// consistent. The cases come from the registry: a new structure's
+// mutants and findings are tested without an edit here.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <sstream>
+
+#include "stress/catalogue.hpp"
+#include "stress/mutation_score.hpp"
+#include "stress/stress_session.hpp"
+
+namespace warpcheck {
+namespace {
+
+// Mutants that need more seeds than a unit test affords are caught by the
+// structure's directed tests instead (the skip says which), and scored by
+// `warpcheck score`.
+constexpr uint64_t kUnitTestSeeds = 1000;
+
+struct MutantCase {
+  const Structure* structure;
+  const MutantSpec* mutant;
+  size_t run;
+};
+
+std::vector<MutantCase> declared_mutants() {
+  std::vector<MutantCase> out;
+  for (const Structure& s : registry().structures)
+    for (const MutantSpec& m : s.spec.mutants)
+      for (size_t r = 0; r < m.runs.size(); ++r) out.push_back({&s, &m, r});
+  return out;
+}
+
+std::string case_name(std::string s) {
+  for (char& c : s)
+    if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+  return s;
+}
+
+class DeclaredMutant : public testing::TestWithParam<MutantCase> {};
+
+TEST_P(DeclaredMutant, IsCaughtByItsOracleAndReplaysFromItsSeed) {
+  const MutantCase& c = GetParam();
+  if (c.mutant->seeds > kUnitTestSeeds)
+    GTEST_SKIP() << c.mutant->name << " is declared to need up to " << c.mutant->seeds
+                 << " seeds: its directed test in tests/structures/" << c.structure->spec.name
+                 << " catches it; `warpcheck score` scores it";
+  ScoreOptions o;
+  o.first_only = true;
+  o.shrink = false;
+  const MutantScore s = score_mutant(*c.structure, *c.mutant, c.run, o);
+  ASSERT_GT(s.caught, 0u) << c.mutant->name << " (" << s.run << ") survived " << s.seeds << " seeds";
+  EXPECT_TRUE(s.first_caught_by & s.expected) << c.mutant->name << " at seed " << *s.first_seed << " was caught by "
+                                              << oracle_names(s.first_caught_by) << ", declared: " << oracle_names(s.expected);
+  EXPECT_TRUE(s.replays) << "seed " << *s.first_seed << " did not give the same run again";
+  RecordProperty("first_seed", std::to_string(*s.first_seed));
+}
+
+INSTANTIATE_TEST_SUITE_P(Registry, DeclaredMutant, testing::ValuesIn(declared_mutants()),
+                         [](const testing::TestParamInfo<MutantCase>& i) {
+                           const MutantCase& c = i.param;
+                           return case_name(c.structure->spec.name + "_" + c.mutant->name +
+                                            (c.mutant->runs.size() > 1 ? "_" + std::to_string(c.run) : ""));
+                         });
+
+struct FindingCase {
+  const Structure* structure;
+  const FindingSpec* finding;
+};
+
+std::vector<FindingCase> declared_findings() {
+  std::vector<FindingCase> out;
+  for (const Structure& s : registry().structures)
+    for (const FindingSpec& f : s.spec.findings) out.push_back({&s, &f});
+  return out;
+}
+
+class DeclaredFinding : public testing::TestWithParam<FindingCase> {};
+
+TEST_P(DeclaredFinding, IsFoundAgainWithoutItsFixAndReplays) {
+  const FindingCase& c = GetParam();
+  const Hunt h = hunt(*c.structure, c.finding->run, c.finding->seeds, /*stop_at_first=*/true);
+  ASSERT_GT(h.caught, 0u) << c.finding->name << " was not found in " << c.finding->seeds << " seeds of " << c.finding->run;
+  EXPECT_TRUE(h.first_caught_by & c.finding->caught_by)
+      << c.finding->name << " at seed " << *h.first_seed << " was caught by " << oracle_names(h.first_caught_by);
+  EXPECT_TRUE(h.replays);
+  RecordProperty("first_seed", std::to_string(*h.first_seed));
+}
+
+INSTANTIATE_TEST_SUITE_P(Registry, DeclaredFinding, testing::ValuesIn(declared_findings()),
+                         [](const testing::TestParamInfo<FindingCase>& i) {
+                           return case_name(i.param.structure->spec.name + "_" + i.param.finding->name);
+                         });
+
+// Every structure and back-end: the run works, or it is refused with a
+// message naming the back-ends the structure runs on.
+TEST(Registry, EveryStructureRunsOrRefusesEachBackEnd) {
+  GpuProbe no_gpu;
+  no_gpu.why_absent = "no CUDA device (test)";
+  for (const Structure& s : registry().structures)
+    for (Backend b : kAllBackends) {
+      const std::string name = s.spec.name + " on " + std::string(backend_name(b));
+      if (!s.supports(b)) {
+        try {
+          resolve_backend(s, std::string(backend_name(b)), no_gpu);
+          ADD_FAILURE() << name << ": not refused";
+        } catch (const std::invalid_argument& e) {
+          EXPECT_NE(std::string(e.what()).find(s.backend_list()), std::string::npos) << name << ": " << e.what();
+        }
+        continue;
+      }
+      if (b == Backend::Gpu) {
+        EXPECT_THROW(resolve_backend(s, "gpu", no_gpu), std::invalid_argument) << name << " without a device";
+        continue;  // GPU runs: tests/cli's gpu_* tests on a GPU machine
+      }
+      StressRequest r = request_from_flags(s, b, "--seeds 2 --quiet");
+      std::ostringstream out, err;
+      EXPECT_EQ(run_stress_request(r, out, err), 0) << name << ":\n" << out.str();
+    }
+}
+
+// The declarations are consistent: names unique, applicability on declared
+// options and values, every mutant's runs and every finding's run valid.
+TEST(Registry, DeclarationsAreConsistent) {
+  std::set<std::string> names;
+  for (const Structure& s : registry().structures) {
+    EXPECT_TRUE(names.insert(s.spec.name).second) << "two structures named " << s.spec.name;
+    EXPECT_FALSE(s.spec.description.empty());
+    EXPECT_FALSE(s.spec.model.empty());
+    const auto table = option_table(s);
+    auto check_applies = [&](const std::string& what, const std::vector<Applies>& applies) {
+      for (const Applies& a : applies) {
+        const auto it = std::find_if(table->begin(), table->end(), [&](const OptionSpec& o) { return o.name == a.option; });
+        ASSERT_NE(it, table->end()) << what << " applies by --" << a.option << ", not an option of " << s.spec.name;
+        ASSERT_EQ(it->kind, OptionKind::Choice) << what;
+        for (const std::string& v : a.values)
+          EXPECT_NE(std::find(it->choices.begin(), it->choices.end(), v), it->choices.end()) << what << ": no --" << a.option << " " << v;
+      }
+    };
+    std::set<std::string> mutants;
+    for (const MutantSpec& m : s.spec.mutants) {
+      EXPECT_TRUE(mutants.insert(m.name).second) << s.spec.name << ": mutant " << m.name << " twice";
+      EXPECT_NE(m.caught_by, 0u) << m.name << " declares no oracle";
+      check_applies("mutant " + m.name, m.applies);
+      for (const std::string& run : m.runs) EXPECT_NO_THROW(request_from_flags(s, Backend::Sim, run + " --mutant " + m.name)) << run;
+    }
+    for (const FixSpec& f : s.spec.fixes) check_applies("fix " + f.name, f.applies);
+    for (const FindingSpec& f : s.spec.findings) EXPECT_NO_THROW(request_from_flags(s, Backend::Sim, f.run)) << f.name;
+  }
+}
+
+// --list-mutants --structure X lists X's mutants and no other structure's.
+TEST(Registry, TheCatalogueOfOneStructureIsItsOwn) {
+  for (const Structure& s : registry().structures) {
+    std::ostringstream text, json;
+    print_catalogue(registry(), &s, false, text);
+    print_catalogue(registry(), &s, true, json);
+    for (const MutantSpec& m : s.spec.mutants) {
+      EXPECT_NE(text.str().find(m.name), std::string::npos) << s.spec.name << " text lacks " << m.name;
+      EXPECT_NE(json.str().find("\"name\":\"" + m.name + "\""), std::string::npos) << s.spec.name << " json lacks " << m.name;
+    }
+    for (const Structure& other : registry().structures) {
+      if (&other == &s) continue;
+      EXPECT_EQ(text.str().find(other.spec.name + " mutants"), std::string::npos) << s.spec.name << " lists " << other.spec.name;
+      EXPECT_EQ(json.str().find("\"structure\":\"" + other.spec.name + "\""), std::string::npos);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace warpcheck

@@ -1,0 +1,80 @@
+// The stress session end to end, in process: a failure found, shrunk and
+// written; its history alone replays it bit for bit; a history that holds
+// no run configuration, or a damaged one, is refused clearly.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <sstream>
+
+#include "linearizability/formats.hpp"
+#include "stress/stress_session.hpp"
+
+namespace warpcheck {
+namespace {
+
+std::filesystem::path fresh_dir(const std::string& name) {
+  const auto dir = std::filesystem::temp_directory_path() / ("warpcheck_session_" + name + "_" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  return dir;
+}
+
+TEST(StressSession, AShrunkSimulatorFailureReplaysFromItsHistoryAlone) {
+  const auto dir = fresh_dir("shrunk");
+  const Structure& s = *registry().find("slabhash");
+  StressRequest r = request_from_flags(s, Backend::Sim, "--mode multimap --mutant delete_by_exchange --seeds 50 --quiet --out " + dir.string());
+  std::ostringstream out, err;
+  ASSERT_EQ(run_stress_request(r, out, err), 1) << out.str();
+  ASSERT_NE(out.str().find("shrunk the failing workload"), std::string::npos) << out.str();
+  const History recorded = load_history((dir / "history.bin").string());
+  EXPECT_NE(recorded.meta.config.find("\"workload\":"), std::string::npos) << "a shrunk workload is not the seed's: it is stored";
+  EXPECT_NE(recorded.meta.config.find("\"mutant\":\"delete_by_exchange\""), std::string::npos);
+
+  std::ostringstream again, again_err;
+  const StressRequest replay = request_from_history(registry(), (dir / "history.bin").string(), {{"out", (dir / "again").string()}}, {"quiet"});
+  EXPECT_EQ(run_stress_request(replay, again, again_err), 1) << again.str();
+  EXPECT_NE(again.str().find("reproduced bit for bit"), std::string::npos) << again.str();
+  EXPECT_EQ(encode_binary(load_history((dir / "again" / "history.bin").string())), encode_binary(recorded));
+  std::filesystem::remove_all(dir);
+}
+
+TEST(StressSession, AnUnshrunkFailureReplaysFromItsHistoryToo) {
+  const auto dir = fresh_dir("unshrunk");
+  const Structure& s = *registry().find("heap");
+  StressRequest r = request_from_flags(s, Backend::Sim, "--variant td --seeds 50 --quiet --no-shrink --out " + dir.string());
+  std::ostringstream out, err;
+  ASSERT_EQ(run_stress_request(r, out, err), 1) << out.str();
+  const History recorded = load_history((dir / "history.bin").string());
+  EXPECT_EQ(recorded.meta.config.find("\"workload\":"), std::string::npos) << "the seed's own workload is not stored";
+  std::ostringstream again;
+  EXPECT_EQ(run_stress_request(request_from_history(registry(), (dir / "history.bin").string(), {}, {"quiet"}), again, err), 1);
+  EXPECT_NE(again.str().find("reproduced bit for bit"), std::string::npos) << again.str();
+  std::filesystem::remove_all(dir);
+}
+
+TEST(StressSession, HistoriesWithoutARunConfigurationAreRefused) {
+  const auto dir = fresh_dir("refused");
+  std::filesystem::create_directories(dir);
+  History h;
+  h.meta.model = ModelId::Set;
+  save_history(h, (dir / "none.bin").string(), HistoryFormat::Binary);
+  h.meta.config = "{\"structure\":\"no-such-structure\",\"options\":{}}";
+  save_history(h, (dir / "unknown.bin").string(), HistoryFormat::Binary);
+  h.meta.config = "{\"structure\":\"slabhash\",\"options\":{\"backend\":\"sim\",\"keys\":\"-4\"}}";
+  save_history(h, (dir / "bad_value.bin").string(), HistoryFormat::Binary);
+  auto message = [&](const std::string& file) {
+    try {
+      request_from_history(registry(), (dir / file).string(), {}, {});
+    } catch (const std::invalid_argument& e) {
+      return std::string(e.what());
+    }
+    return std::string("(accepted)");
+  };
+  EXPECT_NE(message("none.bin").find("no run configuration"), std::string::npos);
+  EXPECT_NE(message("unknown.bin").find("no structure 'no-such-structure'"), std::string::npos);
+  EXPECT_NE(message("bad_value.bin").find("--keys"), std::string::npos);
+  EXPECT_THROW(request_from_history(registry(), (dir / "unknown.bin").string(), {{"keys", "4"}}, {}), std::invalid_argument);
+  std::filesystem::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace warpcheck

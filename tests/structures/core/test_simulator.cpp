@@ -1,0 +1,356 @@
+// The simulator back-end: SIMT collectives, determinism, replay, PCT, the
+// deadlock detector, shadow state and bounded everything.
+#include <gtest/gtest.h>
+#include "support/property.hpp"
+
+#include <atomic>
+#include <numeric>
+
+#include "structures/core/sim/scheduler.hpp"
+#include "structures/core/sim/sim_team.hpp"
+#include "structures/core/spin.hpp"
+
+namespace warpcheck::sim {
+namespace {
+
+SimConfig shape(uint32_t teams, uint32_t lanes, uint64_t seed = 1) {
+  SimConfig c;
+  c.teams = teams;
+  c.lanes = lanes;
+  c.seed = seed;
+  return c;
+}
+
+// ---- collectives ----
+
+WC_PROP(SimCollectives, MatchCudaSemantics, 10000, ()) {
+  const uint32_t lanes = *rc::gen::inRange<uint32_t>(1, 33);
+  const auto preds = *rc::gen::container<std::vector<bool>>(lanes, rc::gen::arbitrary<bool>());
+  const auto values = *rc::gen::container<std::vector<int64_t>>(lanes, rc::gen::arbitrary<int64_t>());
+  const auto srcs = *rc::gen::container<std::vector<uint32_t>>(lanes, rc::gen::inRange<uint32_t>(0, 64));
+  uint32_t mask = 0;
+  for (uint32_t i = 0; i < lanes; ++i) mask |= uint32_t(preds[i]) << i;
+  std::vector<int> bad(lanes, 0);
+  Simulator sim(shape(1, lanes, *rc::gen::arbitrary<uint64_t>()));
+  const RunReport r = sim.run([&](sim_team& t) {
+    const uint32_t l = t.lane();
+    bad[l] += t.ballot(preds[l]) != mask;
+    bad[l] += t.any(preds[l]) != (mask != 0);
+    bad[l] += t.all(preds[l]) != (std::popcount(mask) == int(lanes));
+    bad[l] += t.count(preds[l]) != uint32_t(std::popcount(mask));
+    bad[l] += t.shfl(values[l], srcs[l]) != values[srcs[l] % lanes];  // CUDA: source lane modulo width
+    t.sync();
+  });
+  RC_ASSERT(r.ok());
+  RC_ASSERT(std::accumulate(bad.begin(), bad.end(), 0) == 0);
+}
+
+TEST(SimCollectives, BlockSizedTeamsBarrierCountAndBroadcast) {
+  constexpr uint32_t kLanes = 96;  // three warps' worth, one team
+  Simulator sim(shape(2, kLanes, 9));
+  std::vector<int> bad(2 * kLanes, 0);
+  const RunReport r = sim.run([&](sim_team& t) {
+    const uint32_t l = t.lane();
+    bad[t.global_lane()] += t.count(l % 3 == 0) != kLanes / 3;
+    bad[t.global_lane()] += t.any(l == 95) != true;
+    bad[t.global_lane()] += t.all(l < 95) != false;
+    bad[t.global_lane()] += t.shfl(uint64_t(l) * 7, 80) != 80 * 7;
+    t.sync();
+  });
+  EXPECT_TRUE(r.ok()) << r.message;
+  EXPECT_EQ(std::accumulate(bad.begin(), bad.end(), 0), 0);
+  Simulator wide(shape(1, 64));
+  const RunReport b = wide.run([](sim_team& t) { t.ballot(true); });
+  EXPECT_EQ(b.outcome, Outcome::LaneError);
+  EXPECT_NE(b.message.find("ballot on a team of more than 32 lanes"), std::string::npos);
+}
+
+TEST(SimCollectives, DivergentCollectivesAreReported) {
+  Simulator sim(shape(1, 2));
+  const RunReport r = sim.run([](sim_team& t) {
+    if (t.lane() == 0) t.ballot(true);
+    else t.sync();
+  });
+  EXPECT_EQ(r.outcome, Outcome::Divergence);
+  EXPECT_NE(r.message.find("ballot"), std::string::npos);
+  EXPECT_NE(r.message.find("sync"), std::string::npos);
+}
+
+TEST(SimCollectives, ALaneThatLeavesStrandsItsTeam) {
+  Simulator sim(shape(1, 4));
+  const RunReport r = sim.run([](sim_team& t) {
+    if (t.lane() != 2) t.sync();
+  });
+  EXPECT_EQ(r.outcome, Outcome::Stuck);
+  EXPECT_NE(r.details.find("waiting at sync"), std::string::npos) << r.details;
+}
+
+// ---- determinism and replay ----
+
+// Two teams increment a shared counter non-atomically (load, then store):
+// the final value and the per-lane observations depend on the interleaving.
+struct RacyCounter {
+  uint32_t counter = 0;
+  std::vector<uint32_t> seen;
+  explicit RacyCounter(uint32_t lanes) : seen(lanes * 4) {}
+  void body(sim_team& t) {
+    for (int i = 0; i < 4; ++i) {
+      const uint32_t v = t.load(&counter);
+      t.store(&counter, v + 1);
+      seen[t.global_lane() * 4 + i] = v;
+    }
+  }
+};
+
+RunReport run_racy(SimConfig c, RacyCounter& rc) {
+  Simulator sim(c);
+  return sim.run([&](sim_team& t) { rc.body(t); });
+}
+
+TEST(SimDeterminism, SameSeedSameScheduleAndEffects) {
+  for (SchedulerKind k : {SchedulerKind::Random, SchedulerKind::Pct}) {
+    SimConfig c = shape(3, 4, 42);
+    c.scheduler = k;
+    c.pct_steps = 100;
+    RacyCounter a(12), b(12);
+    const RunReport ra = run_racy(c, a), rb = run_racy(c, b);
+    ASSERT_TRUE(ra.ok() && rb.ok());
+    EXPECT_EQ(ra.schedule, rb.schedule);
+    EXPECT_EQ(a.seen, b.seen);
+    EXPECT_EQ(a.counter, b.counter);
+  }
+}
+
+TEST(SimDeterminism, DifferentSeedsDifferentSchedules) {
+  std::set<Schedule> schedules;
+  for (uint64_t seed = 1; seed <= 20; ++seed) {
+    RacyCounter rc(12);
+    schedules.insert(run_racy(shape(3, 4, seed), rc).schedule);
+  }
+  EXPECT_EQ(schedules.size(), 20u);
+}
+
+TEST(SimReplay, PrintedScheduleReplaysExactly) {
+  for (uint64_t seed = 1; seed <= 10; ++seed) {
+    RacyCounter original(12);
+    const RunReport r = run_racy(shape(3, 4, seed), original);
+    SimConfig c = shape(3, 4, /*a different seed: the schedule alone decides*/ seed + 1000);
+    c.replay = encode_schedule(r.schedule);
+    RacyCounter replayed(12);
+    const RunReport rr = run_racy(c, replayed);
+    ASSERT_TRUE(rr.ok()) << rr.message;
+    EXPECT_EQ(rr.schedule, r.schedule);
+    EXPECT_EQ(replayed.seen, original.seen);
+  }
+}
+
+TEST(SimReplay, AScheduleThatDoesNotFitIsReportedNotFollowed) {
+  RacyCounter rc(12);
+  const RunReport r = run_racy(shape(3, 4, 5), rc);
+  SimConfig c = shape(2, 4);  // fewer lanes than the schedule names
+  c.replay = encode_schedule(r.schedule);
+  RacyCounter other(8);
+  EXPECT_EQ(run_racy(c, other).outcome, Outcome::ReplayMismatch);
+  Schedule cut(r.schedule.begin(), r.schedule.begin() + 10);
+  c = shape(3, 4);
+  c.replay = encode_schedule(cut);
+  RacyCounter third(12);
+  const RunReport short_run = run_racy(c, third);
+  EXPECT_EQ(short_run.outcome, Outcome::ReplayMismatch);
+  EXPECT_NE(short_run.message.find("ends at step 10"), std::string::npos) << short_run.message;
+}
+
+WC_PROP(SimReplay, ScheduleStringsRoundTrip, 10000, ()) {
+  const auto s = *rc::gen::container<Schedule>(rc::gen::inRange<uint32_t>(0, 5));
+  RC_ASSERT(decode_schedule(encode_schedule(s)) == s);
+}
+
+TEST(SimReplay, MalformedScheduleStringsAreClearErrors) {
+  for (const char* bad : {"", "wcs2:1", "wcs1:1,", "wcs1:a", "wcs1:1*0", "wcs1:1;2", "wcs1:99999999999"})
+    EXPECT_THROW(decode_schedule(bad), std::invalid_argument) << bad;
+  EXPECT_EQ(decode_schedule("wcs1:"), Schedule{});
+  EXPECT_EQ(decode_schedule("wcs1:3*2,0"), (Schedule{3, 3, 0}));
+}
+
+// ---- PCT ----
+
+// A depth-2 ordering bug: B's 20 loads must all fall between A's two
+// stores. Uniform random scheduling needs B to win about 20 coin flips in a
+// row; PCT needs A to start above B and one change point right after A's
+// first store: probability 1/(n k) for n = 2 lanes, k steps.
+bool depth_two_bug(SimConfig c) {
+  uint32_t flag = 0;
+  uint32_t seen_set = 0;
+  Simulator sim(c);
+  const RunReport r = sim.run([&](sim_team& t) {
+    if (t.team_id() == 0) {
+      t.store(&flag, 1u);
+      t.store(&flag, 0u);
+    } else {
+      for (int i = 0; i < 20; ++i) seen_set += t.load(&flag);
+    }
+  });
+  EXPECT_TRUE(r.ok());
+  return seen_set == 20;
+}
+
+TEST(SimPct, FindsADepthTwoBugWithinItsExpectedRuns) {
+  constexpr uint32_t n = 2;
+  constexpr uint64_t k = 24;  // steps of one run: 2 starts, 2 stores, 20 loads
+  const uint64_t bound = n * k;  // expected runs for depth 2: n * k^(d-1)
+  const uint64_t runs = 20 * bound;
+  uint64_t pct_hits = 0, random_hits = 0, first_hit = 0;
+  for (uint64_t seed = 1; seed <= runs; ++seed) {
+    SimConfig c = shape(2, 1, seed);
+    c.scheduler = SchedulerKind::Pct;
+    c.pct_depth = 2;
+    c.pct_steps = k;
+    if (depth_two_bug(c) && !pct_hits++) first_hit = seed;
+    random_hits += depth_two_bug(shape(2, 1, seed));
+  }
+  EXPECT_GT(first_hit, 0u);
+  EXPECT_LE(first_hit, 3 * bound) << "PCT's first hit came late";
+  // PCT's guarantee is a probability of at least 1/(n k) per run; here it is
+  // exactly that (A above B, and the change point on A's second store), so
+  // 20 * n * k runs expect 20 hits. The seeds are fixed: the count is too.
+  EXPECT_GE(pct_hits, runs / bound / 2) << pct_hits << " hits in " << runs;
+  EXPECT_LT(random_hits, pct_hits / 10) << "uniform random found it about as often: not a depth-2 test";
+}
+
+// ---- deadlocks and bounds ----
+
+TEST(SimDeadlock, TwoLocksInOppositeOrderReportTheCycle) {
+  int deadlocks = 0, completed = 0;
+  for (uint64_t seed = 1; seed <= 40; ++seed) {
+    uint32_t locks[2] = {0, 0};
+    SimConfig c = shape(2, 1, seed);
+    c.spin_bound = 200;
+    Simulator sim(c);
+    sim.shadow().add_pool(locks, sizeof(uint32_t), 2, "locks", core::unit_state::allocated);
+    const RunReport r = sim.run([&](sim_team& t) {
+      uint32_t* first = &locks[t.team_id()];
+      uint32_t* second = &locks[1 - t.team_id()];
+      if (!core::lock_owned(t, first)) return;
+      if (!core::lock_owned(t, second)) return;
+      core::unlock_owned(t, second);
+      core::unlock_owned(t, first);
+    });
+    if (r.ok()) {
+      ++completed;
+      continue;
+    }
+    ++deadlocks;
+    ASSERT_EQ(r.outcome, Outcome::SpinBound) << r.message;
+    ASSERT_EQ(r.wait_cycle.size(), 2u) << r.details;
+    EXPECT_NE(r.details.find("team 0: lane 0 spinning on locks[1]"), std::string::npos) << r.details;
+    EXPECT_NE(r.details.find("team 1: lane 0 spinning on locks[0]"), std::string::npos) << r.details;
+    EXPECT_NE(r.details.find("wait-for cycle"), std::string::npos) << r.details;
+  }
+  EXPECT_GT(deadlocks, 0);
+  EXPECT_GT(completed, 0) << "every seed deadlocked: the detector may be reporting runs that would finish";
+}
+
+TEST(SimBounds, ASpinWithoutTheSpinApiHitsTheStepLimit) {
+  SimConfig c = shape(1, 1);
+  c.max_steps = 10000;
+  uint32_t never = 0;
+  Simulator sim(c);
+  const RunReport r = sim.run([&](sim_team& t) {
+    while (t.load(&never) == 0) {
+    }
+  });
+  EXPECT_EQ(r.outcome, Outcome::StepLimit);
+  EXPECT_EQ(r.steps, 10000u);
+}
+
+TEST(SimBounds, ALaneExceptionStopsTheRunWithItsMessage) {
+  Simulator sim(shape(2, 2));
+  const RunReport r = sim.run([](sim_team& t) {
+    t.sync();
+    if (t.team_id() == 1 && t.lane() == 1) throw std::runtime_error("invariant broken");
+    t.sync();
+  });
+  EXPECT_EQ(r.outcome, Outcome::LaneError);
+  EXPECT_NE(r.message.find("team 1 lane 1: invariant broken"), std::string::npos) << r.message;
+}
+
+TEST(SimBounds, ImpossibleConfigurationsAreRejected) {
+  EXPECT_THROW(Simulator(shape(0, 32)), std::invalid_argument);
+  EXPECT_THROW(Simulator(shape(4096, 32)), std::invalid_argument);
+  SimConfig c = shape(1, 1);
+  c.scheduler = SchedulerKind::Pct;
+  c.pct_steps = 0;
+  EXPECT_THROW(Simulator{c}, std::invalid_argument);
+}
+
+// ---- shadow state ----
+
+struct Pool {
+  uint64_t units[4] = {};
+};
+
+RunReport run_pool(const std::function<void(sim_team&, Pool&)>& body, Pool& pool) {
+  Simulator sim(shape(2, 1, 3));
+  sim.shadow().add_pool(pool.units, sizeof(uint64_t), 4, "node pool", core::unit_state::uninitialized);
+  return sim.run([&](sim_team& t) { body(t, pool); });
+}
+
+TEST(SimShadow, AccessToAFreedUnitIsReported) {
+  Pool pool;
+  uint32_t freed = 0;
+  const RunReport r = run_pool(
+      [&](sim_team& t, Pool& p) {
+        if (t.team_id() == 0) {
+          t.shadow_mark(&p.units[1], core::unit_state::allocated);
+          t.store(&p.units[1], uint64_t(7));
+          t.shadow_mark(&p.units[1], core::unit_state::freed);
+          t.store(&freed, 1u, core::order::release);
+        } else {
+          core::bounded_spin<sim_team> spin(t, &freed);
+          while (t.load(&freed, core::order::acquire) == 0) spin.again();
+          t.load(&p.units[1]);  // a use after free
+        }
+      },
+      pool);
+  ASSERT_EQ(r.outcome, Outcome::ShadowViolation) << r.message;
+  ASSERT_TRUE(r.violation.has_value());
+  EXPECT_EQ(r.violation->pool, "node pool");
+  EXPECT_EQ(r.violation->unit, 1u);
+  EXPECT_EQ(r.violation->state, core::unit_state::freed);
+  EXPECT_EQ(r.violation->access, core::access::load);
+  EXPECT_EQ(r.team, 1u);
+  EXPECT_NE(r.message.find("load of node pool[1], a freed unit, at step"), std::string::npos) << r.message;
+}
+
+TEST(SimShadow, RetiredUnitsAllowLoadsButNotWrites) {
+  Pool pool;
+  const RunReport ok = run_pool(
+      [](sim_team& t, Pool& p) {
+        if (t.team_id() != 0) return;
+        t.shadow_mark(&p.units[2], core::unit_state::retired);
+        t.load(&p.units[2]);  // a traversal passing a zombie: allowed
+      },
+      pool);
+  EXPECT_TRUE(ok.ok()) << ok.message;
+  const RunReport bad = run_pool(
+      [](sim_team& t, Pool& p) {
+        if (t.team_id() != 0) return;
+        t.shadow_mark(&p.units[2], core::unit_state::retired);
+        t.cas(&p.units[2], uint64_t(0), uint64_t(1));  // writing through a zombie
+      },
+      pool);
+  ASSERT_EQ(bad.outcome, Outcome::ShadowViolation);
+  EXPECT_EQ(bad.violation->state, core::unit_state::retired);
+  EXPECT_EQ(bad.violation->access, core::access::rmw);
+}
+
+TEST(SimShadow, NeverAllocatedUnitsAreReported) {
+  Pool pool;
+  const RunReport r = run_pool([](sim_team& t, Pool& p) { t.store(&p.units[3], uint64_t(1)); }, pool);
+  ASSERT_EQ(r.outcome, Outcome::ShadowViolation);
+  EXPECT_EQ(r.violation->state, core::unit_state::uninitialized);
+  EXPECT_EQ(r.violation->unit, 3u);
+}
+
+}  // namespace
+}  // namespace warpcheck::sim
