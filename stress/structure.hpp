@@ -85,6 +85,16 @@ struct FindingSpec {
   uint64_t seeds = 200;
 };
 
+// A run of the structure's stress suite. Tags: "main" (the main job, on the
+// GPU when there is one, else the simulator), "gpu" (the GPU session's
+// larger runs), "sanitize" (GPU runs under compute-sanitizer).
+struct SuiteRun {
+  std::string what;          // one line
+  std::string run;           // stress options
+  int expect = 0;            // the exit code it must give: 1 for a planted bug or a finding, caught
+  std::string tag = "main";
+};
+
 struct StructureSpec {
   std::string name;
   std::string description;              // one line
@@ -94,6 +104,7 @@ struct StructureSpec {
   std::vector<FindingSpec> findings;
   std::string model;                    // the sequential model(s), in words
   std::vector<std::string> invariants;  // quiescent invariants checked after each run
+  std::vector<SuiteRun> suite;
 };
 
 struct GpuRunSettings {

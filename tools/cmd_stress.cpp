@@ -7,6 +7,7 @@
 #include "stress/catalogue.hpp"
 #include "stress/mutation_score.hpp"
 #include "stress/stress_session.hpp"
+#include "stress/suite.hpp"
 #include "tools/cli_args.hpp"
 #include "tools/commands.hpp"
 
@@ -97,16 +98,43 @@ int stress_or_repro(int argc, char** argv, bool repro) {
 int run_stress(int argc, char** argv) { return stress_or_repro(argc, argv, false); }
 int run_repro(int argc, char** argv) { return stress_or_repro(argc, argv, true); }
 
+int run_suite(int argc, char** argv) {
+  const Registry& reg = registry();
+  Args args(argc, argv, 2, {"structure", "tag", "backend", "out"}, {});
+  if (!args.positional().empty())
+    throw UsageError("usage: warpcheck suite [--structure S] [--tag main|gpu|sanitize] [--backend sim|threads|gpu] [--out DIR]");
+  const Structure* only = nullptr;
+  if (auto name = args.value("structure")) {
+    only = reg.find(*name);
+    if (!only) throw UsageError("--structure must be one of " + reg.names() + ", got '" + *name + "'");
+  }
+  SuiteOptions o;
+  o.tag = args.value("tag").value_or("main");
+  if (auto b = args.value("backend")) {
+    o.backend = parse_backend(*b);
+    if (!o.backend) throw UsageError("--backend must be sim, threads or gpu, got '" + *b + "'");
+  }
+  o.out_dir = args.value("out").value_or("");
+  return run_suite(reg, only, o, std::cout, std::cerr) ? 1 : 0;
+}
+
 int run_score(int argc, char** argv) {
   const Registry& reg = registry();
-  Args args(argc, argv, 2, {"structure", "seeds"}, {"no-shrink"});
-  if (!args.positional().empty()) throw UsageError("usage: warpcheck score [--structure S] [--seeds N] [--no-shrink]");
+  Args args(argc, argv, 2, {"structure", "seeds", "backend"}, {"no-shrink"});
+  if (!args.positional().empty())
+    throw UsageError("usage: warpcheck score [--structure S] [--backend sim|gpu] [--seeds N] [--no-shrink]");
   const Structure* only = nullptr;
   if (auto name = args.value("structure")) {
     only = reg.find(*name);
     if (!only) throw UsageError("--structure must be one of " + reg.names() + ", got '" + *name + "'");
   }
   ScoreOptions o;
+  if (auto b = args.value("backend")) {
+    const auto parsed = parse_backend(*b);
+    if (!parsed) throw UsageError("--backend must be sim, threads or gpu, got '" + *b + "'");
+    o.backend = *parsed;
+    if (o.backend == Backend::Gpu && !reg.probe_gpu().present) throw UsageError("--backend gpu: " + reg.probe_gpu().why_absent);
+  }
   if (args.value("seeds")) o.seeds = args.integer("seeds", 200, 1, uint64_t(1) << 32);
   o.shrink = !args.flag("no-shrink");
   const int off = print_mutation_score(reg, only, o, std::cout);

@@ -22,7 +22,8 @@ constexpr const char* kUsage =
     "  stress [--structure S] [options]   run a structure under many seeds; check every history (stress --help)\n"
     "  stress [--structure S] --list-mutants [--json]\n"
     "  repro SEED [the stress options] | repro DIR/history.bin   a failure again\n"
-    "  score [--structure S] [--seeds N]  the mutation score: which oracle catches each planted bug, how fast\n"
+    "  score [--structure S] [--backend sim|gpu] [--seeds N]   the mutation score: which oracle catches each planted bug\n"
+    "  suite [--structure S] [--tag main|gpu|sanitize] [--backend B] [--out DIR]   the structures' declared stress suites\n"
     "models: set, map, multimap, pq, register, cas-register, kv\n"
     "exit codes: 0 linearizable, 1 violation, 2 unknown, 3 bad input or usage\n";
 
@@ -42,6 +43,7 @@ int main(int argc, char** argv) {
     if (command == "stress") return run_stress(argc, argv);
     if (command == "repro") return run_repro(argc, argv);
     if (command == "score") return run_score(argc, argv);
+    if (command == "suite") return run_suite(argc, argv);
     std::cerr << "warpcheck: unknown command '" << command << "'\n" << kUsage;
     return kExitBadInput;
   } catch (const UsageError& e) {

@@ -69,6 +69,17 @@ StructureSpec HeapAdapter::declare() {
       {"B4_marks_name_no_owner", "--variant bu --fixes take_parked_last,wait_on_delmod_parent,checked_trylock" + deep,
        kOracleChecker | kOracleInvariants, 5000},
   };
+  s.suite = {
+      {"td-fixed, 200 seeds", "--variant td-fixed --seeds 200"},
+      {"bu-fixed, pushes then pops on a prefilled heap, 200 seeds", "--variant bu-fixed --phases --prefill 4 --seeds 200"},
+      {"the paper's td heap (its lost wake-up F2 expected to be caught)", "--variant td --backend sim --seeds 50", 1},
+      {"td-fixed, 128 blocks, prefilled", "--variant td-fixed --teams 128 --block 64 --k 32 --ops-per-team 8 --prefill 64 --seeds 50", 0, "gpu"},
+      {"bu-fixed, 128 blocks, prefilled", "--variant bu-fixed --teams 128 --block 64 --k 32 --ops-per-team 8 --prefill 64 --seeds 50", 0, "gpu"},
+      {"td-fixed, duplicate keys", "--variant td-fixed --teams 64 --block 32 --k 8 --ops-per-team 16 --narrow-keys 16 --seeds 50", 0, "gpu"},
+      {"the paper's td heap on the GPU (expected to fail)", "--variant td --seeds 20 --keep-going", 1, "gpu"},
+      {"the paper's bu heap on the GPU (expected to fail)", "--variant bu --seeds 20 --keep-going", 1, "gpu"},
+      {"td-fixed, shared-memory merges", "--variant td-fixed --teams 8 --block 64 --k 64 --ops-per-team 4 --seeds 2", 0, "sanitize"},
+  };
   s.invariants = {"every node lock released", "nodes 1..last full and sorted, the others empty", "the generalized heap property",
                   "the partial buffer sorted, shorter than k, and not below the root",
                   "the keys held are the keys pushed minus the keys popped"};

@@ -26,7 +26,12 @@ StructureSpec SortedSetAdapter::declare() {
        .caught_by = kOracleDeadlock,
        .applies = {}},
   };
-  s.invariants = {};  // the history and the faults judge it; a bucket is never left inconsistent at quiescence
+  s.invariants = {};  // the history and the faults judge it
+  s.suite = {
+      {"100 seeds", "--seeds 100"},
+      {"1 bucket, 300 seeds", "--seeds 300", 0, "gpu"},
+      {"real threads (ThreadSanitizer's mode), 20 seeds", "--backend threads --seeds 20", 0, "gpu"},
+  };
   return s;
 }
 

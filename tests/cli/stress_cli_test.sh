@@ -33,6 +33,16 @@ cmp -s "$dir/f/history.bin" "$dir/g/history.bin" || fail "the reproduction's his
 "$w" check "$dir/g/history.bin" >/dev/null
 [ $? = 1 ] || fail "the reproduced history is not a violation"
 
+# The history alone reproduces it, bit for bit (its header holds the configuration and the workload).
+expect 1 repro "$dir/f/history.bin" --quiet --out "$dir/j"
+grep -q "reproduced bit for bit" "$dir/out" || { cat "$dir/out"; fail "repro of the history file"; }
+cmp -s "$dir/f/history.bin" "$dir/j/history.bin" || fail "the history file's reproduction differs"
+expect 1 repro "$dir/f" --quiet
+expect 3 repro "$dir/f/history.bin" --structure heap
+grep -q "a history holds its structure" "$dir/out" || { cat "$dir/out"; fail "run options with a history file"; }
+expect 3 repro "$dir/f/history.bin" --keys 4
+grep -q "the history's to say" "$dir/out" || { cat "$dir/out"; fail "a run option with a history file"; }
+
 # Deadlocks and shadow violations are faults with a report.
 expect 1 stress --structure sorted-set --backend sim --mutant keep_lock_on_miss --seeds 3 --quiet --no-shrink
 grep -q "wait-for cycle: team" "$dir/out" || { cat "$dir/out"; fail "no wait-for cycle"; }
@@ -59,6 +69,19 @@ expect 1 stress --structure heap --variant bu --fixes take_parked_last,wait_on_d
 grep -q "proof's points NOT explained" "$dir/out" || { cat "$dir/out"; fail "bu: points explained everything"; }
 expect 0 stress --list-mutants
 grep -q "ignore_parked_parent" "$dir/out" && grep -q "hold_target_parent" "$dir/out" || fail "heap mutants and fixes not listed"
+# --list-mutants lists only the structure asked for, in text or JSON.
+expect 0 stress --structure sorted-set --list-mutants
+grep -q "unlocked_contains" "$dir/out" || fail "sorted-set mutants not listed"
+grep -q "torn_read\|ignore_parked_parent" "$dir/out" && fail "--structure sorted-set lists another structure's mutants"
+expect 0 stress --structure heap --list-mutants --json
+grep -q '"structure":"heap"' "$dir/out" && ! grep -q '"structure":"slabhash"' "$dir/out" || fail "heap --json"
+# Every command in the help; every structure/back-end runs or says where it runs.
+expect 0 --help
+for c in check convert gen stress repro score suite; do grep -q "^  $c " "$dir/out" || fail "warpcheck --help lacks $c"; done
+expect 3 stress --structure heap --backend threads
+grep -q "heap runs on sim, gpu" "$dir/out" || { cat "$dir/out"; fail "heap on threads: no list of back-ends"; }
+expect 0 stress --structure heap --help
+grep -q -- "--variant" "$dir/out" && ! grep -q -- "--memory-blocks" "$dir/out" || fail "heap help"
 
 # Impossible configurations and bad input: exit 3 with a message.
 expect 3 stress --structure heap --k 3

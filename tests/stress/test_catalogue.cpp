@@ -28,6 +28,10 @@ struct MutantCase {
   size_t run;
 };
 
+void PrintTo(const MutantCase& c, std::ostream* os) {
+  *os << c.structure->spec.name << " --mutant " << c.mutant->name << " " << c.mutant->runs[c.run];
+}
+
 std::vector<MutantCase> declared_mutants() {
   std::vector<MutantCase> out;
   for (const Structure& s : registry().structures)
@@ -54,11 +58,12 @@ TEST_P(DeclaredMutant, IsCaughtByItsOracleAndReplaysFromItsSeed) {
   o.first_only = true;
   o.shrink = false;
   const MutantScore s = score_mutant(*c.structure, *c.mutant, c.run, o);
-  ASSERT_GT(s.caught, 0u) << c.mutant->name << " (" << s.run << ") survived " << s.seeds << " seeds";
-  EXPECT_TRUE(s.first_caught_by & s.expected) << c.mutant->name << " at seed " << *s.first_seed << " was caught by "
-                                              << oracle_names(s.first_caught_by) << ", declared: " << oracle_names(s.expected);
-  EXPECT_TRUE(s.replays) << "seed " << *s.first_seed << " did not give the same run again";
-  RecordProperty("first_seed", std::to_string(*s.first_seed));
+  const Hunt& h = s.hunt;
+  ASSERT_GT(h.caught, 0u) << c.mutant->name << " (" << s.run << ") survived " << h.seeds << " seeds";
+  EXPECT_TRUE(h.first_caught_by & s.expected) << c.mutant->name << " at seed " << *h.first_seed << " was caught by "
+                                              << oracle_names(h.first_caught_by) << ", declared: " << oracle_names(s.expected);
+  EXPECT_TRUE(h.replays) << "seed " << *h.first_seed << " did not give the same run again";
+  RecordProperty("first_seed", std::to_string(*h.first_seed));
 }
 
 INSTANTIATE_TEST_SUITE_P(Registry, DeclaredMutant, testing::ValuesIn(declared_mutants()),
@@ -73,6 +78,8 @@ struct FindingCase {
   const FindingSpec* finding;
 };
 
+void PrintTo(const FindingCase& c, std::ostream* os) { *os << c.structure->spec.name << " " << c.finding->run; }
+
 std::vector<FindingCase> declared_findings() {
   std::vector<FindingCase> out;
   for (const Structure& s : registry().structures)
@@ -84,7 +91,7 @@ class DeclaredFinding : public testing::TestWithParam<FindingCase> {};
 
 TEST_P(DeclaredFinding, IsFoundAgainWithoutItsFixAndReplays) {
   const FindingCase& c = GetParam();
-  const Hunt h = hunt(*c.structure, c.finding->run, c.finding->seeds, /*stop_at_first=*/true);
+  const Hunt h = hunt(*c.structure, Backend::Sim, c.finding->run, c.finding->seeds, /*stop_at_first=*/true);
   ASSERT_GT(h.caught, 0u) << c.finding->name << " was not found in " << c.finding->seeds << " seeds of " << c.finding->run;
   EXPECT_TRUE(h.first_caught_by & c.finding->caught_by)
       << c.finding->name << " at seed " << *h.first_seed << " was caught by " << oracle_names(h.first_caught_by);
