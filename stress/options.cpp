@@ -18,60 +18,53 @@ std::optional<Backend> parse_backend(std::string_view name) {
   return std::nullopt;
 }
 
-OptionSpec integer_option(std::string name, std::string help, Defaults d, uint64_t min, uint64_t max) {
+namespace {
+
+OptionSpec option(std::string name, OptionKind kind, std::string help, Defaults d) {
   OptionSpec o;
   o.name = std::move(name);
-  o.kind = OptionKind::Integer;
+  o.kind = kind;
   o.help = std::move(help);
   o.defaults = std::move(d);
+  return o;
+}
+
+}  // namespace
+
+OptionSpec integer_option(std::string name, std::string help, Defaults d, uint64_t min, uint64_t max) {
+  OptionSpec o = option(std::move(name), OptionKind::Integer, std::move(help), std::move(d));
   o.min = min;
   o.max = max;
   return o;
 }
 
 OptionSpec real_option(std::string name, std::string help, Defaults d, double min, double max) {
-  OptionSpec o;
-  o.name = std::move(name);
-  o.kind = OptionKind::Real;
-  o.help = std::move(help);
-  o.defaults = std::move(d);
+  OptionSpec o = option(std::move(name), OptionKind::Real, std::move(help), std::move(d));
   o.real_min = min;
   o.real_max = max;
   return o;
 }
 
 OptionSpec choice_option(std::string name, std::string help, Defaults d, std::vector<std::string> choices) {
-  OptionSpec o;
-  o.name = std::move(name);
-  o.kind = OptionKind::Choice;
-  o.help = std::move(help);
-  o.defaults = std::move(d);
+  OptionSpec o = option(std::move(name), OptionKind::Choice, std::move(help), std::move(d));
   o.choices = std::move(choices);
   return o;
 }
 
 OptionSpec names_option(std::string name, std::string help, std::vector<std::string> choices) {
-  OptionSpec o = choice_option(std::move(name), std::move(help), Defaults{}, std::move(choices));
-  o.kind = OptionKind::Names;
+  OptionSpec o = option(std::move(name), OptionKind::Names, std::move(help), Defaults{});
+  o.choices = std::move(choices);
   return o;
 }
 
 OptionSpec text_option(std::string name, std::string help, Defaults d, std::function<void(const std::string&)> check) {
-  OptionSpec o;
-  o.name = std::move(name);
-  o.kind = OptionKind::Text;
-  o.help = std::move(help);
-  o.defaults = std::move(d);
+  OptionSpec o = option(std::move(name), OptionKind::Text, std::move(help), std::move(d));
   o.check = std::move(check);
   return o;
 }
 
 OptionSpec flag_option(std::string name, std::string help) {
-  OptionSpec o;
-  o.name = std::move(name);
-  o.kind = OptionKind::Flag;
-  o.help = std::move(help);
-  return o;
+  return option(std::move(name), OptionKind::Flag, std::move(help), Defaults{});
 }
 
 OptionSpec session_option(OptionSpec o) {

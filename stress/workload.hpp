@@ -62,6 +62,26 @@ struct WorkloadShape {
   size_t slots() const { return size_t(teams) * lanes * per_lane; }
 };
 
+// A warp-cooperative workload's shape (every lane of a team holds a queue
+// of operations: core::run_team_ops); the configurations of the structures
+// that run that way build on it.
+struct WarpWorkload {
+  uint32_t teams = 2, ops_per_lane = 2;
+  int64_t keys = 16;  // keys in [0, keys)
+  OpMix mix;
+  ContentionKnobs knobs;
+  WorkloadShape shape(OpKinds kinds = {}) const {
+    WorkloadShape w;
+    w.teams = teams;
+    w.per_lane = ops_per_lane;
+    w.keys = keys;
+    w.mix = mix;
+    w.kinds = kinds;
+    w.knobs = knobs;
+    return w;
+  }
+};
+
 // One slot as generated; materialize() turns slots into operations.
 struct GenSlot {
   uint8_t what = 0;        // 0 insert, 1 erase, 2 search, 3 empty

@@ -9,14 +9,8 @@
 
 namespace warpcheck {
 
-struct WarpWorkload {
-  uint32_t teams = 3, ops_per_lane = 2;
-  int64_t keys = 8;
-  OpMix mix;
-  ContentionKnobs knobs;
-};
-
-// --teams, --ops-per-lane, --keys, --mix and the contention knobs.
+// --teams, --ops-per-lane, --keys, --mix and the contention knobs, and the
+// workload they give.
 OptionTable warp_workload_options(const std::string& default_mix = "insert=50,erase=20,contains=30",
                                   uint64_t max_keys = uint64_t(1) << 32);
 WarpWorkload warp_workload(const Options& o);

@@ -39,6 +39,14 @@ Args parse_line(int argc, char** argv, const Structure& s, const std::set<std::s
   return Args(argc, argv, 2, valued, flags);
 }
 
+// --structure S of the suite and score commands: one structure, or every one.
+const Structure* only_structure(const Registry& reg, const Args& args) {
+  auto name = args.value("structure");
+  if (!name) return nullptr;
+  if (const Structure* s = reg.find(*name)) return s;
+  throw UsageError("--structure must be one of " + reg.names() + ", got '" + *name + "'");
+}
+
 std::map<std::string, std::string> values_of(const Args& args) {
   std::map<std::string, std::string> v = args.values();
   v.erase("structure");
@@ -103,11 +111,7 @@ int run_suite(int argc, char** argv) {
   Args args(argc, argv, 2, {"structure", "tag", "backend", "out"}, {});
   if (!args.positional().empty())
     throw UsageError("usage: warpcheck suite [--structure S] [--tag main|gpu|sanitize] [--backend sim|threads|gpu] [--out DIR]");
-  const Structure* only = nullptr;
-  if (auto name = args.value("structure")) {
-    only = reg.find(*name);
-    if (!only) throw UsageError("--structure must be one of " + reg.names() + ", got '" + *name + "'");
-  }
+  const Structure* only = only_structure(reg, args);
   SuiteOptions o;
   o.tag = args.value("tag").value_or("main");
   if (auto b = args.value("backend")) {
@@ -123,11 +127,7 @@ int run_score(int argc, char** argv) {
   Args args(argc, argv, 2, {"structure", "seeds", "backend"}, {"no-shrink"});
   if (!args.positional().empty())
     throw UsageError("usage: warpcheck score [--structure S] [--backend sim|gpu] [--seeds N] [--no-shrink]");
-  const Structure* only = nullptr;
-  if (auto name = args.value("structure")) {
-    only = reg.find(*name);
-    if (!only) throw UsageError("--structure must be one of " + reg.names() + ", got '" + *name + "'");
-  }
+  const Structure* only = only_structure(reg, args);
   ScoreOptions o;
   if (auto b = args.value("backend")) {
     const auto parsed = parse_backend(*b);

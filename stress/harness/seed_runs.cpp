@@ -29,6 +29,12 @@ SeedRun seed_run_from_sim(TargetRun&& t) {
   return r;
 }
 
+SeedRun seed_run_from_sim(CheckedRun&& c) {
+  SeedRun r = seed_run_from_sim(std::move(c.run));
+  r.invariant_violations = std::move(c.invariant_violations);
+  return r;
+}
+
 SeedRun seed_run_from_threads(ThreadsRun&& t) {
   SeedRun r;
   r.fault = !t.report.ok;
@@ -40,7 +46,12 @@ SeedRun seed_run_from_threads(ThreadsRun&& t) {
   return r;
 }
 
-SeedRun seed_run_from_gpu(const gpu::GpuRun& g, HistoryMeta meta) {
+void no_cuda_back_end() { throw std::invalid_argument("--backend gpu: this build has no CUDA back-end (nvcc was not found)"); }
+
+SeedRun seed_run_from_gpu(const gpu::GpuRun& g, ModelId model, uint64_t seed) {
+  HistoryMeta meta;
+  meta.model = model;
+  meta.seed = seed;
   SeedRun r;
   r.history = history_from_log(*g.log, std::move(meta));
   r.fault = g.faults.count != 0;

@@ -3,6 +3,7 @@
 // buffers, turned into a History.
 #pragma once
 #include <functional>
+#include <string>
 #include <vector>
 
 #include "stress/harness/recorded_history.hpp"
@@ -14,6 +15,12 @@ namespace warpcheck {
 struct TargetRun {
   sim::RunReport report;  // how the run ended, its schedule
   History history;        // what was recorded
+};
+
+// A run and the structure's quiescent invariants, checked when it completed.
+struct CheckedRun {
+  TargetRun run;
+  std::vector<std::string> invariant_violations;  // empty: they hold
 };
 
 struct SimTargetSpec {

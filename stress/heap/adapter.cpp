@@ -107,24 +107,18 @@ HeapConfig HeapAdapter::configure(const Options& o) {
 }
 
 SeedRun HeapAdapter::run_sim(const Config& c, const sim::SimConfig& s, const Ops& ops) {
-  HeapRun run = run_heap_sim(c, s, ops);
-  SeedRun r = seed_run_from_sim(std::move(run.run));
-  r.invariant_violations = std::move(run.invariant_violations);
-  return r;
+  return seed_run_from_sim(run_heap_sim(c, s, ops));
 }
 
 SeedRun HeapAdapter::run_gpu(const Config& c, const GpuRunSettings& g, const Ops& ops) {
 #if WARPCHECK_HAVE_CUDA
   const gpu::GpuRun run = gpu::run_heap(c, ops, g.spin_bound);
-  HistoryMeta meta;
-  meta.model = ModelId::PriorityQueue;
-  meta.seed = g.seed;
-  SeedRun r = seed_run_from_gpu(run, std::move(meta));
+  SeedRun r = seed_run_from_gpu(run, ModelId::PriorityQueue, g.seed);
   if (!r.fault) r.invariant_violations = check_heap_invariants(heap_view(c, run.memory->pointers()), r.history);
   return r;
 #else
   (void)c, (void)g, (void)ops;
-  throw std::invalid_argument("--backend gpu: this build has no CUDA back-end (nvcc was not found)");
+  no_cuda_back_end();
 #endif
 }
 

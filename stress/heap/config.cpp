@@ -219,7 +219,7 @@ std::vector<std::string> check_heap_invariants(const generalized_heap& h, const 
   return bad;
 }
 
-HeapRun run_heap_sim(const HeapConfig& c, const sim::SimConfig& sim, const std::vector<core::workload_op>& ops) {
+CheckedRun run_heap_sim(const HeapConfig& c, const sim::SimConfig& sim, const std::vector<core::workload_op>& ops) {
   validate(c);
   if (sim.teams != c.teams || sim.lanes != c.lanes) throw std::invalid_argument("heap: simulator shape must be teams x lanes");
   if (ops.size() != size_t(c.teams) * c.ops_per_team) throw std::invalid_argument("heap: workload size does not fit the shape");
@@ -241,7 +241,7 @@ HeapRun run_heap_sim(const HeapConfig& c, const sim::SimConfig& sim, const std::
     s.shadow().add_pool(scratch.data(), sizeof(uint32_t) * scratch_words, c.teams, "team scratch", core::unit_state::allocated);
   };
   const structures::heap_keys keys = heap_key_source(c);
-  HeapRun out;
+  CheckedRun out;
   sim::SimConfig concurrent = sim;
   if (c.prefill) {
     // Block 0 alone pushes the prefill (its stream starts with them); the

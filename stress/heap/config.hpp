@@ -66,11 +66,7 @@ structures::generalized_heap heap_view(const HeapConfig& c, ArrayPointers arrays
 // they hold.
 std::vector<std::string> check_heap_invariants(const structures::generalized_heap& h, const History& history);
 
-struct HeapRun {
-  TargetRun run;
-  std::vector<std::string> invariant_violations;  // checked when the run completed
-};
 // One run of `ops` under sim's schedule (sim.teams = c.teams, sim.lanes = c.lanes).
-HeapRun run_heap_sim(const HeapConfig& c, const sim::SimConfig& sim, const std::vector<core::workload_op>& ops);
+CheckedRun run_heap_sim(const HeapConfig& c, const sim::SimConfig& sim, const std::vector<core::workload_op>& ops);
 
 }  // namespace warpcheck

@@ -54,13 +54,8 @@ StructureSpec SlabHashAdapter::declare() {
 }
 
 SlabHashConfig SlabHashAdapter::configure(const Options& o) {
-  const WarpWorkload w = warp_workload(o);
   SlabHashConfig c;
-  c.teams = w.teams;
-  c.ops_per_lane = w.ops_per_lane;
-  c.keys = w.keys;
-  c.mix = w.mix;
-  c.knobs = w.knobs;
+  static_cast<WarpWorkload&>(c) = warp_workload(o);
   c.mode = o.text("mode") == "map" ? structures::slab_hash_mode::map : structures::slab_hash_mode::multimap;
   c.buckets = uint32_t(o.integer("buckets"));
   c.blocks_per_super = uint32_t(o.integer("memory-blocks"));
@@ -70,10 +65,7 @@ SlabHashConfig SlabHashAdapter::configure(const Options& o) {
 }
 
 SeedRun SlabHashAdapter::run_sim(const Config& c, const sim::SimConfig& s, const Ops& ops) {
-  SlabHashRun run = run_slab_hash_sim(c, s, ops);
-  SeedRun r = seed_run_from_sim(std::move(run.run));
-  r.invariant_violations = std::move(run.invariant_violations);
-  return r;
+  return seed_run_from_sim(run_slab_hash_sim(c, s, ops));
 }
 
 SeedRun SlabHashAdapter::run_threads(const Config& c, uint64_t seed, const Ops& ops) {
@@ -90,15 +82,12 @@ SeedRun SlabHashAdapter::run_threads(const Config& c, uint64_t seed, const Ops& 
 SeedRun SlabHashAdapter::run_gpu(const Config& c, const GpuRunSettings& g, const Ops& ops) {
 #if WARPCHECK_HAVE_CUDA
   const gpu::GpuRun run = gpu::run_slab_hash(c, g.seed, ops, g.spin_bound);
-  HistoryMeta meta;
-  meta.model = slab_hash_model(c);
-  meta.seed = g.seed;
-  SeedRun r = seed_run_from_gpu(run, std::move(meta));
+  SeedRun r = seed_run_from_gpu(run, slab_hash_model(c), g.seed);
   if (!r.fault) r.invariant_violations = check_slab_hash_invariants(slab_hash_view(c, g.seed, run.memory->pointers()));
   return r;
 #else
   (void)c, (void)g, (void)ops;
-  throw std::invalid_argument("--backend gpu: this build has no CUDA back-end (nvcc was not found)");
+  no_cuda_back_end();
 #endif
 }
 

@@ -31,16 +31,7 @@ OpKinds slab_hash_op_kinds(slab_hash_mode mode) {
                                      : OpKinds{OpKind::Insert, OpKind::Erase, OpKind::Find};
 }
 
-WorkloadShape slab_hash_shape(const SlabHashConfig& c) {
-  WorkloadShape w;
-  w.teams = c.teams;
-  w.per_lane = c.ops_per_lane;
-  w.keys = c.keys;
-  w.mix = c.mix;
-  w.kinds = slab_hash_op_kinds(c.mode);
-  w.knobs = c.knobs;
-  return w;
-}
+WorkloadShape slab_hash_shape(const SlabHashConfig& c) { return c.shape(slab_hash_op_kinds(c.mode)); }
 
 MemoryLayout slab_hash_layout(const SlabHashConfig& c) {
   const size_t blocks = size_t(c.super_blocks) * c.blocks_per_super;
@@ -114,12 +105,12 @@ std::vector<std::string> check_slab_hash_invariants(const slab_hash& h) {
   return bad;
 }
 
-SlabHashRun run_slab_hash_sim(const SlabHashConfig& c, const sim::SimConfig& sim) {
+CheckedRun run_slab_hash_sim(const SlabHashConfig& c, const sim::SimConfig& sim) {
   const WorkloadShape shape = slab_hash_shape(c);
   return run_slab_hash_sim(c, sim, materialize(shape, generate_slots(shape, sim.seed)));
 }
 
-SlabHashRun run_slab_hash_sim(const SlabHashConfig& c, const sim::SimConfig& sim, const std::vector<core::workload_op>& ops) {
+CheckedRun run_slab_hash_sim(const SlabHashConfig& c, const sim::SimConfig& sim, const std::vector<core::workload_op>& ops) {
   validate(c);
   if (sim.teams != c.teams || sim.lanes != 32) throw std::invalid_argument("slabhash: simulator shape must be teams x 32");
   if (ops.size() != size_t(c.teams) * 32 * c.ops_per_lane) throw std::invalid_argument("slabhash: workload size does not fit the shape");
@@ -132,7 +123,7 @@ SlabHashRun run_slab_hash_sim(const SlabHashConfig& c, const sim::SimConfig& sim
   meta.model = slab_hash_model(c);
   meta.seed = sim.seed;
   const uint32_t capacity = c.log_capacity ? c.log_capacity : 32 * c.ops_per_lane;
-  SlabHashRun out;
+  CheckedRun out;
   out.run = run_in_simulator(table, {&ops, c.ops_per_lane, capacity, meta}, sim,
                              [&](sim::Simulator& s) { memory.add_shadow_pools(s.shadow()); });
   if (out.run.report.ok()) out.invariant_violations = check_slab_hash_invariants(table);

@@ -12,13 +12,8 @@
 
 namespace warpcheck {
 
-struct SlabHashConfig {
-  uint32_t teams = 2;  // warps
-  uint32_t ops_per_lane = 2;
-  int64_t keys = 16;  // keys in [0, keys)
+struct SlabHashConfig : WarpWorkload {  // teams are warps
   uint32_t buckets = 1;
-  OpMix mix;
-  ContentionKnobs knobs;
   structures::slab_hash_mode mode = structures::slab_hash_mode::map;
   structures::slab_hash_mutant mutant = structures::slab_hash_mutant::none;
   uint32_t super_blocks = 1, blocks_per_super = 2;  // SlabAlloc: 1,024 slabs a memory block
@@ -44,14 +39,10 @@ structures::slab_hash slab_hash_view(const SlabHashConfig& c, uint64_t seed, Arr
 // when they hold.
 std::vector<std::string> check_slab_hash_invariants(const structures::slab_hash& table);
 
-struct SlabHashRun {
-  TargetRun run;
-  std::vector<std::string> invariant_violations;  // checked when the run completed
-};
 // One run of `ops` (teams x 32 x ops_per_lane) under sim's schedule; the
 // hash function comes from sim.seed.
-SlabHashRun run_slab_hash_sim(const SlabHashConfig& c, const sim::SimConfig& sim, const std::vector<core::workload_op>& ops);
+CheckedRun run_slab_hash_sim(const SlabHashConfig& c, const sim::SimConfig& sim, const std::vector<core::workload_op>& ops);
 // The same with the workload of sim.seed.
-SlabHashRun run_slab_hash_sim(const SlabHashConfig& c, const sim::SimConfig& sim);
+CheckedRun run_slab_hash_sim(const SlabHashConfig& c, const sim::SimConfig& sim);
 
 }  // namespace warpcheck

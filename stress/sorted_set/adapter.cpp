@@ -36,13 +36,8 @@ StructureSpec SortedSetAdapter::declare() {
 }
 
 SortedSetConfig SortedSetAdapter::configure(const Options& o) {
-  const WarpWorkload w = warp_workload(o);
   SortedSetConfig c;
-  c.teams = w.teams;
-  c.ops_per_lane = w.ops_per_lane;
-  c.keys = w.keys;
-  c.mix = w.mix;
-  c.knobs = w.knobs;
+  static_cast<WarpWorkload&>(c) = warp_workload(o);
   c.buckets = uint32_t(o.integer("buckets"));
   c.mutant = static_cast<structures::sorted_set_mutant>(mutant_index(declare(), o));
   validate(c);
@@ -64,13 +59,10 @@ SeedRun SortedSetAdapter::run_threads(const Config& c, uint64_t seed, const Ops&
 
 SeedRun SortedSetAdapter::run_gpu(const Config& c, const GpuRunSettings& g, const Ops& ops) {
 #if WARPCHECK_HAVE_CUDA
-  HistoryMeta meta;
-  meta.model = ModelId::Set;
-  meta.seed = g.seed;
-  return seed_run_from_gpu(gpu::run_sorted_set(c, ops, g.spin_bound), std::move(meta));
+  return seed_run_from_gpu(gpu::run_sorted_set(c, ops, g.spin_bound), ModelId::Set, g.seed);
 #else
   (void)c, (void)g, (void)ops;
-  throw std::invalid_argument("--backend gpu: this build has no CUDA back-end (nvcc was not found)");
+  no_cuda_back_end();
 #endif
 }
 

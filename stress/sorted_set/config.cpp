@@ -16,15 +16,7 @@ void validate(const SortedSetConfig& c) {
          " buckets): a bucket could overflow");
 }
 
-WorkloadShape sorted_set_shape(const SortedSetConfig& c) {
-  WorkloadShape w;
-  w.teams = c.teams;
-  w.per_lane = c.ops_per_lane;
-  w.keys = c.keys;
-  w.mix = c.mix;
-  w.knobs = c.knobs;
-  return w;
-}
+WorkloadShape sorted_set_shape(const SortedSetConfig& c) { return c.shape(); }
 
 MemoryLayout sorted_set_layout(const SortedSetConfig& c) {
   return {{"bucket locks", sizeof(uint32_t), c.buckets, 0, core::unit_state::allocated},

@@ -11,13 +11,8 @@
 
 namespace warpcheck {
 
-struct SortedSetConfig {
-  uint32_t teams = 2;         // warps
-  uint32_t ops_per_lane = 2;
-  int64_t keys = 16;          // keys in [0, keys)
+struct SortedSetConfig : WarpWorkload {  // teams are warps
   uint32_t buckets = 1;
-  OpMix mix;
-  ContentionKnobs knobs;
   structures::sorted_set_mutant mutant = structures::sorted_set_mutant::none;
   uint32_t log_capacity = 0;  // records per team; 0: exactly enough
 };

@@ -66,7 +66,7 @@ TEST(StressWorkloads, AFailingWorkloadShrinks) {
   c.mutant = slab_hash_mutant::slab_local_uniqueness;
   const WorkloadShape shape = slab_hash_shape(c);
   auto fails = [&](const std::vector<core::workload_op>& ops) {
-    const SlabHashRun r = run_slab_hash_sim(c, sim_for(c.teams, 1), ops);
+    const CheckedRun r = run_slab_hash_sim(c, sim_for(c.teams, 1), ops);
     return !r.run.report.ok() || !r.invariant_violations.empty() || check_history(r.run.history).verdict == Verdict::Violation;
   };
   ASSERT_TRUE(fails(materialize(shape, generate_slots(shape, 1))));

@@ -79,7 +79,7 @@ TEST(Heap, OneTeamBehavesLikeThePriorityQueueModel) {
         c.mix = parse_op_mix("insert=60,delete=40");
         for (uint64_t seed = 1; seed <= 5; ++seed) {
           const auto ops = workload_of(c, seed);
-          const HeapRun r = run_heap_sim(c, sim_for(c, seed), ops);
+          const CheckedRun r = run_heap_sim(c, sim_for(c, seed), ops);
           ASSERT_EQ(r.run.history.ops.size(), size_t(std::count_if(ops.begin(), ops.end(), [](auto& o) { return o.active; })));
           ASSERT_TRUE(r.run.report.ok()) << variant << " k " << k << ": " << r.run.report.message << "\n" << r.run.report.details;
           ASSERT_TRUE(r.invariant_violations.empty()) << variant << " k " << k << " seed " << seed << ": " << r.invariant_violations[0];
@@ -101,7 +101,7 @@ HeapConfig config_of(const std::string& variant, const std::string& fixes = "") 
 
 // What a run's oracles say: "fault", "checker", "invariant", or "" (passed).
 struct Judged {
-  HeapRun run;
+  CheckedRun run;
   CheckResult check;
   std::string caught;
 };
@@ -208,7 +208,7 @@ TEST(Heap, AFullHeapIsAReportedFaultNotACorruption) {
   c.mix = parse_op_mix("insert=100,delete=0");
   c.full_batches = 1;
   c.capacity = 2;  // six full pushes, room for two nodes
-  const HeapRun r = run_heap_sim(c, sim_for(c, 1), workload_of(c, 1));
+  const CheckedRun r = run_heap_sim(c, sim_for(c, 1), workload_of(c, 1));
   ASSERT_FALSE(r.run.report.ok());
   EXPECT_NE(r.run.report.message.find("heap: full"), std::string::npos) << r.run.report.message;
   // The push that found the heap full stays pending; the ones before completed.

@@ -51,7 +51,7 @@ TEST(SlabHash, CorrectModesAreLinearizableWithInvariantsUnderManyWorkloads) {
       const WorkloadShape shape = shape_of(c, knobs[k]);
       for (uint64_t seed = 1; seed <= 40; ++seed) {
         const auto kind = seed % 4 == 0 ? sim::SchedulerKind::Pct : sim::SchedulerKind::Random;
-        const SlabHashRun r = run_slab_hash_sim(c, sim_for(c.teams, seed, kind), materialize(shape, generate_slots(shape, seed)));
+        const CheckedRun r = run_slab_hash_sim(c, sim_for(c.teams, seed, kind), materialize(shape, generate_slots(shape, seed)));
         ASSERT_TRUE(r.run.report.ok()) << "mode " << int(mode) << " knobs " << k << " seed " << seed << ": " << r.run.report.message;
         ASSERT_TRUE(r.invariant_violations.empty()) << r.invariant_violations[0];
         const CheckResult check = check_history(r.run.history);
@@ -70,7 +70,7 @@ TEST(SlabHash, LongListsStayCorrect) {
     c.keys = 64;
     c.mix = parse_op_mix("insert=70,erase=10,search=20");
     for (uint64_t seed = 1; seed <= 10; ++seed) {
-      const SlabHashRun r = run_slab_hash_sim(c, sim_for(c.teams, seed));
+      const CheckedRun r = run_slab_hash_sim(c, sim_for(c.teams, seed));
       ASSERT_TRUE(r.run.report.ok()) << r.run.report.message;
       ASSERT_TRUE(r.invariant_violations.empty()) << r.invariant_violations[0];
       ASSERT_EQ(check_history(r.run.history).verdict, Verdict::Linearizable) << "seed " << seed;
