@@ -36,7 +36,7 @@ std::string json_applies(const std::vector<Applies>& applies) {
 
 std::vector<std::string> oracle_list(Oracles o) {
   std::vector<std::string> out;
-  for (uint32_t bit = 1; bit <= kOracleOther; bit <<= 1)
+  for (uint32_t bit = 1; bit <= kOracleZombie; bit <<= 1)
     if (o & bit) out.push_back(oracle_names(bit));
   return out;
 }
@@ -44,8 +44,11 @@ std::vector<std::string> oracle_list(Oracles o) {
 void catalogue_text(const Structure& st, std::ostream& out) {
   const StructureSpec& s = st.spec;
   out << s.name << " mutants (--structure " << s.name << " --mutant NAME):\n";
-  for (const MutantSpec& m : s.mutants)
-    out << "  " << m.name << where(m.applies) << ": " << m.breaks << " (caught by " << oracle_names(m.caught_by) << ")\n";
+  for (const MutantSpec& m : s.mutants) {
+    out << "  " << m.name << where(m.applies) << ": " << m.breaks;
+    if (!m.benign.empty()) out << " (benign: " << m.benign << ")\n";
+    else out << " (caught by " << oracle_names(m.caught_by) << (m.awaits.empty() ? "" : "; awaits " + m.awaits) << ")\n";
+  }
   if (s.fixes.empty()) return;
   out << s.name << " fixes of the paper's pseudocode (--fixes NAME,...; the -fixed variants set them):\n";
   for (const FixSpec& f : s.fixes) out << "  " << f.name << where(f.applies) << ": " << f.fixes << "\n";
@@ -65,7 +68,10 @@ void catalogue_json(const Structure& st, std::ostream& out) {
     const MutantSpec& m = s.mutants[i];
     out << (i ? "," : "") << "{\"name\":" << json_string(m.name) << ",\"breaks\":" << json_string(m.breaks)
         << ",\"caught_by\":" << json_list(oracle_list(m.caught_by)) << ",\"applies\":" << json_applies(m.applies)
-        << ",\"runs\":" << json_list(m.runs) << ",\"seeds\":" << m.seeds << "}";
+        << ",\"runs\":" << json_list(m.runs) << ",\"seeds\":" << m.seeds;
+    if (!m.benign.empty()) out << ",\"benign\":" << json_string(m.benign);
+    if (!m.awaits.empty()) out << ",\"awaits\":" << json_string(m.awaits);
+    out << "}";
   }
   out << "],\"fixes\":[";
   for (size_t i = 0; i < s.fixes.size(); ++i)

@@ -82,6 +82,7 @@ MutantScore score_mutant(const Structure& s, const MutantSpec& m, size_t run, co
   score.run = m.runs.at(run);
   score.backend = so.backend;
   score.expected = m.caught_by;
+  score.benign = !m.benign.empty();
   const ConfiguredRun configured(s, so.backend, score.run + " --mutant " + m.name);
   score.hunt = hunt_in(configured, so.seeds.value_or(m.seeds), so.first_only);
   if (score.hunt.first && so.shrink && so.backend == Backend::Sim) {
@@ -106,13 +107,18 @@ int print_mutation_score(const Registry& r, const Structure* only, const ScoreOp
     if ((only && &s != only) || !s.supports(o.backend)) continue;
     for (const MutantSpec& m : s.spec.mutants)
       for (size_t run = 0; run < m.runs.size(); ++run) {
+        if (!m.awaits.empty()) {
+          out << "| " << s.spec.name << " | " << (m.runs[run].empty() ? "-" : m.runs[run]) << " | " << m.name << " | "
+              << oracle_names(m.caught_by) << " | awaits " << m.awaits << " | - | - | - | - | - |\n";
+          continue;
+        }
         const MutantScore sc = score_mutant(s, m, run, o);
         const Hunt& h = sc.hunt;
         off += !sc.as_declared();
         char seconds[32];
         std::snprintf(seconds, sizeof seconds, "%.2f", h.seconds_to_first);
         out << "| " << sc.structure << " | " << (sc.run.empty() ? "-" : sc.run) << " | " << sc.mutant << " | "
-            << oracle_names(sc.expected) << " | " << (h.caught ? oracle_names(h.first_caught_by) : "-")
+            << (sc.benign ? "none (benign)" : oracle_names(sc.expected)) << " | " << (h.caught ? oracle_names(h.first_caught_by) : "-")
             << (h.caught && o.backend == Backend::Sim && !h.replays ? " (did not replay)" : "") << " | " << h.caught << " / "
             << h.seeds << " | " << (h.first_seed ? std::to_string(*h.first_seed) : "-") << " | " << (h.caught ? seconds : "-")
             << " | " << (sc.workload_ops ? std::to_string(sc.shrunk_ops) + " of " + std::to_string(sc.workload_ops) : "-")

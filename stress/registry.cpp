@@ -2,6 +2,7 @@
 // adapter under stress/<structure>/).
 #include "stress/registry.hpp"
 
+#include "stress/gfsl/adapter.hpp"
 #include "stress/heap/adapter.hpp"
 #include "stress/slab_hash/adapter.hpp"
 #include "stress/sorted_set/adapter.hpp"
@@ -33,6 +34,7 @@ const Registry& registry() {
                               make_structure<SlabHashAdapter>(),
                               make_structure<SortedSetAdapter>(),
                               make_structure<HeapAdapter>(),
+                              make_structure<GfslAdapter>(),
                           },
                           probe_gpu};
   return r;

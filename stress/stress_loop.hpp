@@ -16,6 +16,7 @@ enum class FaultKind : uint8_t {
   SpinBound,       // a spin loop hit its bound: suspected deadlock or livelock
   Shadow,          // an access broke a pool unit's shadow state (use after free, ...)
   StructureCheck,  // the structure's own check failed (full, exhausted allocator)
+  Zombie,          // a decision rested on a unit read when it was already a zombie
   Other,           // a stuck collective, the step limit, a replay that does not fit
 };
 

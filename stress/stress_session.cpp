@@ -41,6 +41,8 @@ sim::SimConfig simulator_config(const Target& t, Options& o, const Ops& probe_wo
   s.scheduler = o.text("scheduler") == "pct" ? sim::SchedulerKind::Pct : sim::SchedulerKind::Random;
   s.pct_depth = uint32_t(o.integer("pct-depth"));
   s.spin_bound = o.integer("spin-bound");
+  s.delay_probability = o.real("delays");
+  s.delay_steps = o.integer("delay-steps");
   if (s.scheduler == sim::SchedulerKind::Pct && !o.has_value("pct-steps")) {
     // PCT's k: the steps of one run, measured once with the random scheduler.
     sim::SimConfig probe = s;

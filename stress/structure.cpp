@@ -9,7 +9,7 @@ std::string oracle_names(Oracles o) {
   static constexpr std::pair<Oracle, const char*> kNames[] = {
       {kOracleChecker, "checker"},     {kOracleInvariants, "invariants"},          {kOracleShadow, "shadow state"},
       {kOracleDeadlock, "deadlock detector"}, {kOracleStructureCheck, "structure check"}, {kOraclePoints, "linearization points"},
-      {kOracleOther, "fault"}};
+      {kOracleOther, "fault"}, {kOracleZombie, "zombie detector"}};
   std::string s;
   for (auto [bit, name] : kNames)
     if (o & bit) s += (s.empty() ? "" : ", ") + std::string(name);
@@ -23,6 +23,7 @@ Oracles caught_by(const SeedRun& run, const CheckResult& check, bool points_must
       case FaultKind::Shadow: o |= kOracleShadow; break;
       case FaultKind::SpinBound: o |= kOracleDeadlock; break;
       case FaultKind::StructureCheck: o |= kOracleStructureCheck; break;
+      case FaultKind::Zombie: o |= kOracleZombie; break;
       case FaultKind::Other: o |= kOracleOther; break;
     }
   }
@@ -54,6 +55,9 @@ OptionTable run_options() {
       only_on(sim, integer_option("pct-depth", "PCT's bug depth d (d - 1 priority change points)", "3", 1, 64)),
       only_on(sim, integer_option("pct-steps", "PCT's step estimate k (default: one run's steps, measured)", Defaults{}, 1,
                                   uint64_t(1) << 40)),
+      only_on(sim, real_option("delays", "the chance that a write, or a wide read's transaction, makes its team sit out --delay-steps steps (widens windows)",
+                               "0", 0, 1)),
+      only_on(sim, integer_option("delay-steps", "how many steps a delayed team sits out", "2000", 1, uint64_t(1) << 32)),
       only_on({Backend::Sim, Backend::Gpu},
               integer_option("spin-bound", "iterations of one spin loop before it is reported as a deadlock",
                              Defaults{"20000", "", "1048576"}, 1, uint64_t(1) << 40)),

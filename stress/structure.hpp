@@ -45,6 +45,7 @@ enum Oracle : uint32_t {
   kOracleStructureCheck = 16, // the structure's own check failed (full, exhausted)
   kOraclePoints = 32,         // the recorded linearization points do not explain the history
   kOracleOther = 64,          // any other fault (a stuck collective, the step limit, ...)
+  kOracleZombie = 128,        // a decision rested on a chunk read after it became a zombie
 };
 using Oracles = uint32_t;
 std::string oracle_names(Oracles o);  // "checker, invariants"
@@ -67,6 +68,11 @@ struct MutantSpec {
   // score and a case of the tests), within `seeds` seeds each.
   std::vector<std::string> runs = {""};
   uint64_t seeds = 200;
+  // Not a bug after all: why the structure stays correct with it planted.
+  // Its test asserts that no oracle fires within `seeds` seeds (caught_by 0).
+  std::string benign;
+  // What it needs that the simulator lacks yet; its test skips saying so.
+  std::string awaits;
 };
 
 // A named fix of a finding about the paper's pseudocode.

@@ -67,6 +67,11 @@ class DeviceMemory {
     for (size_t i = 0; i < layout_.size(); ++i)
       check(cudaMemset(pointers_[i], layout_[i].fill, layout_[i].bytes()), "cudaMemset");
   }
+  // A structure whose empty state is not a fill: its initial image, made on the host.
+  void upload(const HostMemory& image) {
+    for (size_t i = 0; i < layout_.size(); ++i)
+      check(cudaMemcpy(pointers_[i], image.bytes(i), layout_[i].bytes(), cudaMemcpyHostToDevice), "cudaMemcpy");
+  }
   template <class T>
   std::vector<T> copy(size_t i) const {  // one array, back to the host
     std::vector<T> out(layout_[i].bytes() / sizeof(T));
@@ -113,15 +118,17 @@ float timed_launch(Launch launch) {
   return ms;
 }
 
-// Launches `teams` warps (a multiple of 8) and returns the kernel's time in ms.
+// Launches `teams` warps in blocks of `threads` (teams a multiple of the
+// warps a block) and returns the kernel's time in ms.
 template <class Structure>
 float launch_team_ops(const Structure& s, const core::workload_op* ops, uint32_t teams, uint32_t per_lane,
-                      const history_log* log, const cuda_backend::device_context& ctx) {
-  if (teams % (kThreadsPerBlock / 32)) throw std::invalid_argument("gpu: teams must be a multiple of 8 (warps per 256-thread block)");
-  const uint32_t blocks = teams / (kThreadsPerBlock / 32);
+                      const history_log* log, const cuda_backend::device_context& ctx, uint32_t threads = kThreadsPerBlock) {
+  if (threads % 32 || teams % (threads / 32))
+    throw std::invalid_argument("gpu: teams must be a multiple of " + std::to_string(threads / 32) + " (warps a block)");
+  const uint32_t blocks = teams / (threads / 32);
   return timed_launch([&] {
-    if (log) team_ops_kernel<true><<<blocks, kThreadsPerBlock>>>(s, ops, per_lane, *log, ctx);
-    else team_ops_kernel<false><<<blocks, kThreadsPerBlock>>>(s, ops, per_lane, history_log{}, ctx);
+    if (log) team_ops_kernel<true><<<blocks, threads>>>(s, ops, per_lane, *log, ctx);
+    else team_ops_kernel<false><<<blocks, threads>>>(s, ops, per_lane, history_log{}, ctx);
   });
 }
 
@@ -175,12 +182,14 @@ struct DeviceLog {
 // One recorded run of a warp-cooperative structure: its memory laid out on
 // the device, the workload copied there, one launch; the log, the faults
 // and the memory come back.
+// `initial`: the structure's empty state when it is not the layout's fill.
 template <class MakeView>
 GpuRun run_warp_structure(const MemoryLayout& layout, MakeView make_view, const std::vector<core::workload_op>& ops,
                           uint32_t teams, uint32_t per_lane, uint32_t log_capacity, core::clock_kind clock,
-                          uint64_t spin_bound) {
+                          uint64_t spin_bound, const HostMemory* initial = nullptr) {
   if (ops.size() != size_t(teams) * 32 * per_lane) throw std::invalid_argument("gpu: workload size does not fit the shape");
   DeviceMemory memory(layout);
+  if (initial) memory.upload(*initial);
   const auto device_ops = to_device(ops);
   DeviceLog log(teams, log_capacity, clock);
   DeviceBuffer<cuda_backend::device_faults> faults(1);

@@ -9,6 +9,7 @@ FaultKind fault_kind_of(sim::Outcome o) {
     case sim::Outcome::SpinBound: return FaultKind::SpinBound;
     case sim::Outcome::ShadowViolation: return FaultKind::Shadow;
     case sim::Outcome::LaneError: return FaultKind::StructureCheck;
+    case sim::Outcome::ZombieTraversal: return FaultKind::Zombie;
     default: return FaultKind::Other;
   }
 }

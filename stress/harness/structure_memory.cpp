@@ -7,10 +7,15 @@
 namespace warpcheck {
 
 HostMemory::HostMemory(MemoryLayout layout) : layout_(std::move(layout)) {
+  // Aligned as cudaMalloc aligns (256 bytes): which words share a 128-byte
+  // segment (the simulator's coalesced loads) must not depend on the heap.
+  constexpr size_t kAlign = 256;
   for (const ArraySpec& a : layout_) {
-    storage_.emplace_back((a.bytes() + 7) / 8 + 1);  // never empty: a base address exists
-    std::memset(storage_.back().data(), a.fill, a.bytes());
-    pointers_.push_back(storage_.back().data());
+    storage_.emplace_back((a.bytes() + kAlign) / 8 + 1);  // never empty: a base address exists
+    const auto raw = reinterpret_cast<uintptr_t>(storage_.back().data());
+    void* base = reinterpret_cast<void*>((raw + kAlign - 1) / kAlign * kAlign);
+    std::memset(base, a.fill, a.bytes());
+    pointers_.push_back(base);
   }
 }
 

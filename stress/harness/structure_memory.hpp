@@ -47,7 +47,7 @@ class HostMemory {
 
  private:
   MemoryLayout layout_;
-  std::vector<std::vector<uint64_t>> storage_;  // 8-byte aligned
+  std::vector<std::vector<uint64_t>> storage_;  // with room to align each array to 256 bytes
   std::vector<void*> pointers_;
 };
 

@@ -19,12 +19,10 @@ StructureSpec SortedSetAdapter::declare() {
   s.mutants = {
       {.name = "unlocked_contains",
        .breaks = "contains reads the bucket without its lock and can see a shift half done",
-       .caught_by = kOracleChecker,
-       .applies = {}},
+       .caught_by = kOracleChecker},
       {.name = "keep_lock_on_miss",
        .breaks = "an erase of an absent key returns without releasing the bucket lock",
-       .caught_by = kOracleDeadlock,
-       .applies = {}},
+       .caught_by = kOracleDeadlock},
   };
   s.invariants = {};  // the history and the faults judge it
   s.suite = {

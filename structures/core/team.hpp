@@ -16,8 +16,16 @@
 //                back-end has recorded the fault)
 //   annotations  t.lock_acquired(lock) / t.lock_released(lock): owners, for
 //                wait-for cycles; t.shadow(...): unit states of pools the
-//                structure manages (see sim/shadow_memory.hpp); both cost
-//                nothing on the GPU
+//                structure manages (see sim/shadow_memory.hpp);
+//                t.retire(unit) marks a unit logically deleted (a zombie)
+//                and t.act_on(unit, read_step, what) says a decision rests
+//                on what was read of it at read_step (t.last_load_step()):
+//                the zombie-traversal oracle; t.note_operation(kind, key)
+//                names the team's operation in reports; all cost nothing
+//                on the GPU (Team::kShadow is false there)
+//   coalesced    t.load_coalesced(p): every lane loads one word (null: none)
+//                as one team-wide access; the simulator reads the words of
+//                one 128-byte segment at one step, as the GPU's transactions
 //   clock        t.now(clock): a timestamp for the recorder
 //
 // Back-ends: cuda/warp_team.cuh and cuda/block_team.cuh (the GPU),
@@ -27,6 +35,7 @@
 #include <concepts>
 #include <cstdint>
 
+#include "models/op.hpp"
 #include "structures/core/config.hpp"
 #include "structures/core/memory_order.hpp"
 
@@ -52,6 +61,15 @@ WC_HD WC_FORCE_INLINE int lowest_lane(uint32_t mask) {
   return __ffs(mask) - 1;
 #else
   return mask ? __builtin_ctz(mask) : -1;
+#endif
+}
+
+// Highest set bit, 0-based; -1 for 0.
+WC_HD WC_FORCE_INLINE int highest_lane(uint32_t mask) {
+#if defined(__CUDA_ARCH__)
+  return 31 - __clz(mask);
+#else
+  return mask ? 31 - __builtin_clz(mask) : -1;
 #endif
 }
 
@@ -96,6 +114,12 @@ concept Team = requires(T t, const T ct, uint32_t* w32, uint64_t* w64, const uin
   t.lock_released(at);
   t.shadow_mark(at, unit_state::freed);
   t.fail("what", at);
+  { T::kShadow } -> std::convertible_to<bool>;
+  { t.load_coalesced(r64, order::relaxed, scope::gpu) } -> std::same_as<uint64_t>;
+  { ct.last_load_step() } -> std::convertible_to<uint64_t>;
+  t.retire(at);
+  t.act_on(at, v64, "what");
+  t.note_operation(OpKind::Find, int64_t{0});
   { ct.now(clock_kind::ticket, ticket) } -> std::convertible_to<uint64_t>;
 };
 

@@ -18,16 +18,22 @@ struct team_ops {
 
 // A warp-cooperative structure: every lane of the team calls apply() with
 // the same operation; lane_state is what each lane keeps across operations
-// (a SlabAlloc resident block, say).
+// (a SlabAlloc resident block, say). A structure that stamps its own
+// linearization points takes the recorder's clock as a fourth argument.
 template <class S, class T>
 concept WarpStructure = WarpTeam<T> && requires(const S s, T& t, const workload_op& op, typename S::lane_state& state) {
   { s.apply(t, op, state) } -> std::same_as<op_result>;
 };
+template <class S, class T>
+concept WarpStructureWithPoints =
+    WarpTeam<T> && requires(const S s, T& t, const workload_op& op, typename S::lane_state& state, const point_clock& c) {
+      { s.apply(t, op, state, c) } -> std::same_as<op_result>;
+    };
 
 // Runs the team's queue. Returns false when an operation gave up or failed
 // (the rest of the team's queue is not run; its operation stays pending).
 template <class Team, class Structure>
-  requires WarpStructure<Structure, Team>
+  requires WarpStructure<Structure, Team> || WarpStructureWithPoints<Structure, Team>
 WC_HD bool run_team_ops(Team& t, const Structure& s, team_ops work, const history_log* log) {
   typename Structure::lane_state state{};
   uint32_t next = 0;
@@ -48,9 +54,15 @@ WC_HD bool run_team_ops(Team& t, const Structure& s, team_ops work, const histor
     op.key = t.shfl(op.key, src);
     op.value = t.shfl(op.value, src);
     op.kind = static_cast<OpKind>(t.shfl(static_cast<uint32_t>(op.kind), src));
-    const op_result r = s.apply(t, op, state);  // ends with a collective, after its last shared access
+    t.note_operation(op.kind, op.key);
+    op_result r;  // apply() ends with a collective, after its last shared access
+    if constexpr (WarpStructureWithPoints<Structure, Team>)
+      r = s.apply(t, op, state, log ? point_clock{log->clock, log->ticket, true} : point_clock{});
+    else
+      r = s.apply(t, op, state);
     if (r.status != op_status::done) return false;
     if (t.lane() == src) {
+      if (log && r.has_point) log->hint_at(t.team_id(), slot, r.point);
       if (log) log->end(t, t.team_id(), slot, r.kind, r.value);
       ++next;
     }

@@ -41,6 +41,15 @@ class team_common {
   __device__ __forceinline__ void lock_released(const void*) {}
   __device__ __forceinline__ void shadow_pool(const void*, size_t, size_t, const char*, core::unit_state = core::unit_state::uninitialized) {}
   __device__ __forceinline__ void shadow_mark(const void*, core::unit_state) {}
+  static constexpr bool kShadow = false;
+  // A warp's loads of one chunk or slab coalesce in hardware: one load a lane.
+  template <class W> __device__ __forceinline__ W load_coalesced(const W* p, core::order o = core::order::relaxed, core::scope s = core::scope::gpu) {
+    return p ? cuda_backend::load(p, o, s) : W{};
+  }
+  __device__ __forceinline__ uint64_t last_load_step() const { return 0; }
+  __device__ __forceinline__ void retire(const void*) {}
+  __device__ __forceinline__ void act_on(const void*, uint64_t, const char*) {}
+  __device__ __forceinline__ void note_operation(OpKind, int64_t) {}
 
   __device__ __forceinline__ uint64_t now(core::clock_kind clock, uint64_t* ticket) const {
     if (clock == core::clock_kind::ticket)

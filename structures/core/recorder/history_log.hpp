@@ -128,7 +128,10 @@ struct history_log {
   // A linearization-point hint: stamped where a proof says the operation takes effect.
   template <class Team>
   WC_HD WC_FORCE_INLINE void hint(Team& t, uint32_t stream, uint32_t slot) const {
-    const uint64_t stamp = t.now(clock, ticket);
+    hint_at(stream, slot, t.now(clock, ticket));
+  }
+  // The same with a stamp the structure took (core::point_clock).
+  WC_HD WC_FORCE_INLINE void hint_at(uint32_t stream, uint32_t slot, uint64_t stamp) const {
     if (slot == kNoSlot) return;
     log_record& r = records[size_t(stream) * capacity + slot];
     r.hint = stamp;

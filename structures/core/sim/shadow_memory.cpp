@@ -57,13 +57,23 @@ std::optional<std::string> ShadowMemory::name_of(const void* address) const {
   return name;
 }
 
+std::optional<uintptr_t> ShadowMemory::unit_base(const void* address) const {
+  const auto a = reinterpret_cast<uintptr_t>(address);
+  const Pool* p = find(a);
+  if (!p) return std::nullopt;
+  return a - (a - p->begin) % p->unit_bytes;
+}
+
 std::optional<ShadowViolation> ShadowMemory::check_slow(const void* address, core::access a) const {
   const auto addr = reinterpret_cast<uintptr_t>(address);
   const Pool* p = find(addr);
   if (!p) return std::nullopt;
   const uint64_t unit = (addr - p->begin) / p->unit_bytes;
   const core::unit_state s = p->state[unit];
-  const bool ok = s == core::unit_state::allocated || (s == core::unit_state::retired && a == core::access::load);
+  // A read-modify-write that changes nothing (a failed CAS on a zombie's
+  // lock) is a read: Simulator::changed_by_rmw checks the ones that write.
+  const bool ok = s == core::unit_state::allocated ||
+                  (s == core::unit_state::retired && (a == core::access::load || a == core::access::rmw));
   if (ok) return std::nullopt;
   return ShadowViolation{p->name, unit, addr, s, a};
 }

@@ -6,7 +6,8 @@
 //   allocated      anything goes
 //   retired        unlinked but maybe still reachable (a zombie): loads are
 //                  allowed (concurrent traversals may still pass through),
-//                  stores and read-modify-writes are reported
+//                  and read-modify-writes that change nothing (a failed
+//                  CAS); stores and changing read-modify-writes are reported
 //   freed          back in the pool: any access is reported (use after free)
 #pragma once
 #include <cstdint>
@@ -39,6 +40,8 @@ class ShadowMemory {
   std::optional<core::unit_state> state_of(const void* address) const;
   // "pool[unit]+offset" for an address inside a pool, for reports.
   std::optional<std::string> name_of(const void* address) const;
+  // The first byte of the unit holding `address`, inside a pool.
+  std::optional<uintptr_t> unit_base(const void* address) const;
   // The violation an access would be, or nullopt.
   std::optional<ShadowViolation> check(const void* address, core::access a) const {
     if (pools_.empty()) return std::nullopt;

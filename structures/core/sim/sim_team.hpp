@@ -4,6 +4,7 @@
 #pragma once
 #include <cstdint>
 #include <cstring>
+#include <string>
 #include <type_traits>
 
 #include "structures/core/sim/simulator.hpp"
@@ -13,6 +14,8 @@ namespace warpcheck::sim {
 
 class sim_team {
  public:
+  static constexpr bool kShadow = true;  // shadow state and zombie tracking are live here
+
   sim_team(Simulator* sim, uint32_t global_lane, uint32_t team, uint32_t lane, uint32_t size)
       : sim_(sim), gid_(global_lane), team_(team), lane_(lane), size_(size) {}
 
@@ -78,6 +81,19 @@ class sim_team {
   void fence(core::order = core::order::seq_cst, core::scope = core::scope::gpu) {
     sim_->access(gid_, core::access::fence, nullptr);
   }
+  // A team-wide load, one word a lane (null: none), coalesced as on the GPU:
+  // the words of one 128-byte segment are read at one step, segments at
+  // steps of their own, so writes can fall between them (a torn read).
+  template <class W>
+  W load_coalesced(const W* p, core::order = core::order::relaxed, core::scope = core::scope::gpu) {
+    check_word<W>();
+    const uint64_t bits = sim_->coalesced_load(gid_, p, sizeof(W));
+    W v;
+    std::memcpy(&v, &bits, sizeof(W));
+    return v;
+  }
+  uint64_t last_load_step() const { return sim_->last_load_step(gid_); }
+  uint64_t load_stamp() const { return sim_->config().clock_offset + last_load_step(); }  // on the recorder's clock
 
   // ---- spinning, locks, shadow state ----
   bool spin(const void* waiting_on, uint64_t iteration) { return sim_->spin(gid_, waiting_on, iteration); }
@@ -89,6 +105,12 @@ class sim_team {
   }
   [[noreturn]] void fail(const char* what, const void* at) { sim_->fail(gid_, what, at); }
   void shadow_mark(const void* unit, core::unit_state s) { sim_->shadow().mark(unit, s); }
+  // Zombies (see Simulator::retire / act_on) and what the team is doing.
+  void retire(const void* unit) { sim_->retire(gid_, unit); }
+  void act_on(const void* unit, uint64_t read_step, const char* what) { sim_->act_on(gid_, unit, read_step, what); }
+  void note_operation(OpKind kind, int64_t key) {
+    sim_->note_operation(gid_, std::string(op_kind_name(kind)) + "(" + std::to_string(key) + ")");
+  }
 
   // ---- recorder clock: the logical step ----
   uint64_t now(core::clock_kind, uint64_t* /*ticket*/) const { return sim_->config().clock_offset + sim_->step(); }
@@ -104,7 +126,9 @@ class sim_team {
     check_word<W>();
     sim_->access(gid_, core::access::rmw, p);
     const W old = *p;
-    *p = next(old);
+    const W now = next(old);
+    if (now != old) sim_->changed_by_rmw(gid_, p);
+    *p = now;
     return old;
   }
 

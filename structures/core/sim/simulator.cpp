@@ -4,12 +4,14 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstring>
 #include <boost/context/fiber.hpp>
 #include <map>
 #include <set>
 #include <sstream>
 #include <stdexcept>
 
+#include "models/detail/hash.hpp"
 #include "structures/core/sim/scheduler.hpp"
 #include "structures/core/sim/sim_team.hpp"
 
@@ -27,6 +29,7 @@ std::string_view outcome_name(Outcome o) {
     case Outcome::StepLimit: return "step limit";
     case Outcome::LaneError: return "lane error";
     case Outcome::ReplayMismatch: return "replay mismatch";
+    case Outcome::ZombieTraversal: return "zombie traversal";
   }
   return "?";
 }
@@ -38,6 +41,8 @@ void validate(const SimConfig& c) {
   if (c.scheduler == SchedulerKind::Pct && (c.pct_depth == 0 || c.pct_steps == 0))
     fail("PCT needs a depth and a step estimate of at least 1");
   if (c.max_steps == 0 || c.spin_bound == 0) fail("max_steps and spin_bound must be at least 1");
+  if (!(c.delay_probability >= 0 && c.delay_probability <= 1)) fail("the delay probability must be in [0, 1]");
+  if (c.delay_probability > 0 && c.delay_steps == 0) fail("delays of at least 1 step");
   if (c.stack_bytes < 16384) fail("stacks of at least 16 KiB");
 }
 
@@ -101,7 +106,7 @@ std::string access_name(core::access a) {
 }
 
 std::string_view collective_name(Collective c) {
-  static constexpr std::string_view names[] = {"sync", "ballot", "shfl", "any", "all", "count"};
+  static constexpr std::string_view names[] = {"sync", "ballot", "shfl", "any", "all", "count", "coalesced load"};
   return names[static_cast<int>(c)];
 }
 
@@ -115,6 +120,8 @@ struct Simulator::Lane {
   const void* spin_on = nullptr;              // its current spin loop waits on this word
   uint64_t spins = 0;                         // iterations of that loop
   Collective at = Collective::Sync;           // its collective, when blocked at one
+  uint64_t last_load_step = 0;                // when its last load took its value
+  bool delayed = false;                       // runnable, but its team sits out a delay
 };
 
 struct Simulator::Group {
@@ -123,6 +130,11 @@ struct Simulator::Group {
   uint32_t first = 0;  // the lane that opened this collective
   std::vector<uint64_t> in, out;
   std::vector<uint32_t> src;
+  // A coalesced load: each lane's address and width, its segment's leader,
+  // and what it loaded when.
+  std::vector<uint64_t> address, loaded, loaded_step;
+  std::vector<uint32_t> leader;
+  std::vector<uint8_t> bytes;
 };
 
 struct Simulator::Engine {
@@ -149,14 +161,55 @@ Simulator::Simulator(SimConfig config) : config_(std::move(config)) {
     grp.in.resize(config_.lanes);
     grp.out.resize(config_.lanes);
     grp.src.resize(config_.lanes);
+    grp.address.resize(config_.lanes);
+    grp.loaded.resize(config_.lanes);
+    grp.loaded_step.resize(config_.lanes);
+    grp.leader.resize(config_.lanes);
+    grp.bytes.resize(config_.lanes);
   }
+  team_operation_.resize(config_.teams);
+  delayed_until_.resize(config_.teams);
+  delay_draws_ = config_.seed * 0x9e3779b97f4a7c15ull + 0xd1b54a32d192ed03ull;
 }
 
 Simulator::~Simulator() = default;
 
 void Simulator::schedule(uint32_t lane) {
+  if (delayed_until_[lanes_[lane].team]) {
+    lanes_[lane].delayed = true;
+    return;
+  }
   engine_->runnable.add(lane);
   engine_->scheduler->on_runnable(lane);
+}
+
+void Simulator::maybe_delay(uint32_t lane) {
+  const uint32_t team = lanes_[lane].team;
+  if (delayed_until_[team] || engine_->replaying) return;
+  if (double(detail::splitmix64(delay_draws_ += detail::kGoldenGamma) >> 11) * 0x1.0p-53 >= config_.delay_probability) return;
+  delayed_until_[team] = step_ + config_.delay_steps;
+  ++delayed_teams_;
+  for (uint32_t g = team * config_.lanes; g < (team + 1) * config_.lanes; ++g)
+    if (engine_->runnable.contains(g)) {
+      unschedule(g);
+      lanes_[g].delayed = true;
+    }
+}
+
+void Simulator::wake_delayed(bool earliest_now) {
+  uint32_t earliest = UINT32_MAX;
+  for (uint32_t t = 0; t < config_.teams; ++t)
+    if (delayed_until_[t] && (earliest == UINT32_MAX || delayed_until_[t] < delayed_until_[earliest])) earliest = t;
+  for (uint32_t t = 0; t < config_.teams; ++t) {
+    if (!delayed_until_[t] || (delayed_until_[t] > step_ && !(earliest_now && t == earliest))) continue;
+    delayed_until_[t] = 0;
+    --delayed_teams_;
+    for (uint32_t g = t * config_.lanes; g < (t + 1) * config_.lanes; ++g)
+      if (lanes_[g].delayed) {
+        lanes_[g].delayed = false;
+        schedule(g);
+      }
+  }
 }
 
 void Simulator::unschedule(uint32_t lane) {
@@ -185,6 +238,8 @@ void Simulator::access(uint32_t lane, core::access a, const void* address) {
   l.on = address;
   if (address != l.spin_on) l.spin_on = nullptr;  // a spin loop's own re-reads keep it spinning
   yield_to_scheduler();
+  if (a == core::access::load) l.last_load_step = step_;
+  else if (config_.delay_probability > 0 && (a == core::access::store || a == core::access::rmw)) maybe_delay(lane);
   if (address) {
     if (auto v = shadow_.check(address, a)) {
       std::ostringstream m;
@@ -255,6 +310,16 @@ uint64_t Simulator::collective(uint32_t lane, Collective op, uint64_t value, uin
       case Collective::Any: g.out[i] = count > 0; break;
       case Collective::All: g.out[i] = count == size; break;
       case Collective::Count: g.out[i] = count; break;
+      case Collective::Coalesce: {  // in: the lanes' addresses; out: the leader (lowest lane) of each one's segment
+        g.out[i] = i;
+        const uint64_t segment = g.in[i] >> 7;
+        for (uint32_t j = 0; j < i; ++j)
+          if (g.in[j] && (g.in[j] >> 7) == segment) {
+            g.out[i] = j;
+            break;
+          }
+        break;
+      }
     }
   }
   g.arrived = 0;
@@ -267,6 +332,84 @@ uint64_t Simulator::collective(uint32_t lane, Collective op, uint64_t value, uin
     }
   }
   return g.out[l.lane];
+}
+
+uint64_t Simulator::coalesced_load(uint32_t lane, const void* address, size_t bytes) {
+  Group& g = groups_[lanes_[lane].team];
+  const uint32_t me = lanes_[lane].lane;
+  // Every lane's address (and so each segment's leader) first; then each
+  // leader loads its segment's words at one step; then all take theirs.
+  const uint32_t leader = static_cast<uint32_t>(collective(lane, Collective::Coalesce, reinterpret_cast<uintptr_t>(address), 0));
+  g.address[me] = reinterpret_cast<uintptr_t>(address);
+  g.bytes[me] = static_cast<uint8_t>(bytes);
+  g.leader[me] = address ? leader : UINT32_MAX;
+  collective(lane, Collective::Sync, 0, 0);
+  if (address && leader == me) {
+    access(lane, core::access::load, address);
+    const uint32_t base = lanes_[lane].team * config_.lanes;
+    for (uint32_t m = me; m < config_.lanes; ++m) {
+      if (g.leader[m] != me) continue;
+      const void* a = reinterpret_cast<const void*>(g.address[m]);
+      if (auto v = shadow_.check(a, core::access::load)) {
+        report_.violation = std::move(v);
+        fault(base + m, Outcome::ShadowViolation, "team " + std::to_string(lanes_[lane].team) + " lane " + std::to_string(m) +
+                                                      ": coalesced load of " + describe(a) + ", a " +
+                                                      std::string(unit_state_name(report_.violation->state)) + " unit, at step " +
+                                                      std::to_string(step_));
+      }
+      uint64_t word = 0;
+      std::memcpy(&word, a, g.bytes[m]);
+      g.loaded[m] = word;
+      g.loaded_step[m] = step_;
+    }
+    if (config_.delay_probability > 0) maybe_delay(lane);  // the other segments' transactions may come late
+  }
+  collective(lane, Collective::Sync, 0, 0);
+  if (!address) return 0;
+  lanes_[lane].last_load_step = g.loaded_step[me];
+  return g.loaded[me];
+}
+
+void Simulator::changed_by_rmw(uint32_t lane, const void* address) {
+  if (auto v = shadow_.check(address, core::access::store)) {
+    const Lane& l = lanes_[lane];
+    std::ostringstream m;
+    m << "team " << l.team << " lane " << l.lane << ": read-modify-write of " << describe(address) << ", a "
+      << unit_state_name(v->state) << " unit, at step " << step_;
+    v->access = core::access::rmw;
+    report_.violation = std::move(v);
+    fault(lane, Outcome::ShadowViolation, m.str());
+  }
+}
+
+uint64_t Simulator::last_load_step(uint32_t lane) const { return lanes_[lane].last_load_step; }
+
+void Simulator::note_operation(uint32_t lane, std::string what) { team_operation_[lanes_[lane].team] = std::move(what); }
+
+void Simulator::retire(uint32_t lane, const void* unit) {
+  const auto base = shadow_.unit_base(unit);
+  if (!base) throw std::logic_error("simulator: retire() outside every shadow pool");
+  shadow_.mark(unit, core::unit_state::retired);
+  const uint32_t team = lanes_[lane].team;
+  retired_[*base] = {step_, team, team_operation_[team]};
+}
+
+void Simulator::act_on(uint32_t lane, const void* unit, uint64_t read_step, const char* what) {
+  const auto base = shadow_.unit_base(unit);
+  if (!base) return;
+  const auto it = retired_.find(*base);
+  if (it == retired_.end() || it->second.step >= read_step) return;
+  const Lane& l = lanes_[lane];
+  const Retirement& r = it->second;
+  const std::string op = team_operation_[l.team].empty() ? "" : " (" + team_operation_[l.team] + ")";
+  const std::string by = r.operation.empty() ? "" : " (" + r.operation + ")";
+  std::ostringstream m;
+  m << "team " << l.team << op << " " << what << " " << describe(unit) << ", read at step " << read_step << ", which team "
+    << r.team << by << " had marked a zombie at step " << r.step;
+  report_.details = "  the read:      team " + std::to_string(l.team) + op + " read " + describe(unit) + " at step " +
+                    std::to_string(read_step) + "\n  the zombie:    team " + std::to_string(r.team) + by + " marked it at step " +
+                    std::to_string(r.step) + "\n  the decision:  " + what + ", at step " + std::to_string(step_) + "\n";
+  fault(lane, Outcome::ZombieTraversal, m.str());
 }
 
 void Simulator::fail(uint32_t lane, const char* what, const void* address) {
@@ -366,7 +509,7 @@ void Simulator::describe_blocked(RunReport& r) const {
     for (uint32_t t : r.wait_cycle) d << " team " << t << " ->";
     d << " team " << r.wait_cycle.front() << "\n";
   }
-  r.details = d.str();
+  r.details += d.str();
 }
 
 RunReport Simulator::run(const std::function<void(sim_team&)>& body) {
@@ -404,6 +547,7 @@ RunReport Simulator::run(const std::function<void(sim_team&)>& body) {
       }
       lanes_[g].state = Lane::State::Done;
       lanes_[g].waiting = core::access::exit;
+      lanes_[g].delayed = false;  // a lane that ends inside its team's delay is not woken again
       unschedule(g);
       return std::move(engine_->main);
     });
@@ -411,6 +555,10 @@ RunReport Simulator::run(const std::function<void(sim_team&)>& body) {
   }
   report_.schedule.reserve(1 << 16);
   while (!stopped_) {
+    if (delayed_teams_) wake_delayed(false);
+    // Nothing else to run: the earliest delay ends now (and the next, when
+    // that team's lanes have all ended meanwhile).
+    while (e.runnable.empty() && delayed_teams_) wake_delayed(true);
     if (e.runnable.empty()) {
       const bool all_done = std::all_of(lanes_.begin(), lanes_.end(), [](const Lane& l) { return l.state == Lane::State::Done; });
       if (!all_done) {

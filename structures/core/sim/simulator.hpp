@@ -20,6 +20,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "structures/core/memory_order.hpp"
@@ -42,6 +43,16 @@ struct SimConfig {
   uint64_t spin_bound = 20'000;  // iterations of one spin loop
   size_t stack_bytes = 256 << 10;
   uint64_t clock_offset = 0;  // added to the recorder's clock: a run that continues an earlier one's history
+  // Delays: after a store or read-modify-write, and between the segments
+  // of a coalesced load, with this chance the team sits out `delay_steps`
+  // steps (every other team runs), widening the windows that publication
+  // protocols leave open between their writes, and those between a wide
+  // read's transactions (one slow transaction). Without them a team's sync
+  // (one step a lane) keeps a writer's consecutive stores further apart
+  // than a reader's two transactions ever are. Drawn from the seed: runs
+  // replay; a replayed schedule already holds them.
+  double delay_probability = 0;
+  uint64_t delay_steps = 2000;
 };
 
 // Throws std::invalid_argument for an impossible configuration.
@@ -56,10 +67,11 @@ enum class Outcome : uint8_t {
   StepLimit,
   LaneError,        // a lane threw (a structure's own check failed)
   ReplayMismatch,
+  ZombieTraversal,  // a team acted on what it read from a unit already retired (a zombie) when it read it
 };
 std::string_view outcome_name(Outcome o);
 
-enum class Collective : uint8_t { Sync, Ballot, Shfl, Any, All, Count };
+enum class Collective : uint8_t { Sync, Ballot, Shfl, Any, All, Count, Coalesce };
 
 struct RunReport {
   Outcome outcome = Outcome::Completed;
@@ -102,6 +114,28 @@ class Simulator {
   [[noreturn]] void fail(uint32_t lane, const char* what, const void* address);
   uint64_t step() const { return step_; }
 
+  // A team's load of one word a lane, as the GPU coalesces it: the lanes
+  // whose words share a 128-byte segment load at one step (atomically),
+  // segments at different steps, chosen by the scheduler (and, with delays,
+  // perhaps far apart). Every lane of the team takes part; a null address
+  // loads nothing.
+  uint64_t coalesced_load(uint32_t lane, const void* address, size_t bytes);
+  // A read-modify-write that changed its word: checked as a store against
+  // the shadow state (one that changes nothing is a read).
+  void changed_by_rmw(uint32_t lane, const void* address);
+  // The step at which this lane's last load took its value.
+  uint64_t last_load_step(uint32_t lane) const;
+
+  // Zombies: retire() marks a unit logically deleted (shadow state
+  // retired), remembering when and by whom; act_on() is called where a
+  // team decides from what it read of a unit at `read_step` (returns a
+  // result, locks it, links to it), and stops the run when the unit was
+  // already a zombie then: a zombie traversal.
+  void retire(uint32_t lane, const void* unit);
+  void act_on(uint32_t lane, const void* unit, uint64_t read_step, const char* what);
+  // What a team is doing, for reports ("find(5)").
+  void note_operation(uint32_t lane, std::string what);
+
  private:
   struct Lane;
   struct Group;
@@ -109,6 +143,8 @@ class Simulator {
   void yield_to_scheduler();
   void schedule(uint32_t lane);    // runnable again
   void unschedule(uint32_t lane);  // blocked or done
+  void maybe_delay(uint32_t lane);  // after a write or a load's segment (SimConfig::delay_probability)
+  void wake_delayed(bool earliest_now);
   [[noreturn]] void fault(uint32_t lane, Outcome o, std::string message);
   void describe_blocked(RunReport& r) const;
 
@@ -122,6 +158,16 @@ class Simulator {
   bool stopped_ = false;
   RunReport report_;
   std::vector<std::pair<const void*, uint32_t>> lock_owner_;  // lock -> team, few at a time
+  struct Retirement {
+    uint64_t step;
+    uint32_t team;
+    std::string operation;
+  };
+  std::unordered_map<uintptr_t, Retirement> retired_;  // unit base address -> when and by whom
+  std::vector<std::string> team_operation_;           // per team: what it is doing
+  std::vector<uint64_t> delayed_until_;               // per team: 0, or the step it runs again
+  uint32_t delayed_teams_ = 0;
+  uint64_t delay_draws_;                               // the delays' own random stream
 };
 
 }  // namespace warpcheck::sim

@@ -173,6 +173,15 @@ class thread_team {
   void lock_released(const void*) {}
   void shadow_pool(const void*, size_t, size_t, const char*, core::unit_state = core::unit_state::uninitialized) {}
   void shadow_mark(const void*, core::unit_state) {}
+  static constexpr bool kShadow = false;
+  template <class W>
+  W load_coalesced(const W* p, core::order o = core::order::relaxed, core::scope s = core::scope::gpu) {
+    return p ? load(p, o, s) : W{};
+  }
+  uint64_t last_load_step() const { return 0; }
+  void retire(const void*) {}
+  void act_on(const void*, uint64_t, const char*) {}
+  void note_operation(OpKind, int64_t) {}
 
   uint64_t now(core::clock_kind, uint64_t*) const { return run_->ticket.fetch_add(1, std::memory_order_seq_cst); }
 

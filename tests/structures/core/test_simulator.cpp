@@ -283,6 +283,61 @@ TEST(SimBounds, ImpossibleConfigurationsAreRejected) {
   EXPECT_THROW(Simulator{c}, std::invalid_argument);
 }
 
+// ---- coalesced loads ----
+
+// A team's load of 32 words is two 128-byte transactions: a writer's two
+// stores can fall between them (the read is torn across entries 15 and 16),
+// never inside one (entries 0 and 1 are one transaction). The writer is one
+// lane storing 16 then 15, later 1 then 0, while the reader team reads on.
+struct TornCount {
+  int across = 0, inside = 0;
+};
+TornCount coalesced_tears(uint64_t seed, double delays) {
+  alignas(256) static uint64_t words[32];
+  std::fill(std::begin(words), std::end(words), 0);
+  SimConfig c = shape(2, 32, seed);
+  c.delay_probability = delays;
+  c.delay_steps = 200;
+  Simulator sim(c);
+  TornCount out;
+  uint64_t pad = 0;
+  const RunReport r = sim.run([&](sim_team& t) {
+    if (t.team_id() == 0) {
+      if (t.lane() != 0) return;
+      for (uint32_t pair : {16u, 1u}) {
+        for (uint64_t i = seed % 50; i > 0; --i) (void)t.load(&pad);  // a seeded start
+        t.store(&words[pair], uint64_t(1));
+        t.store(&words[pair - 1], uint64_t(1));
+      }
+      return;
+    }
+    for (int i = 0; i < 60; ++i) {
+      const uint64_t mine = t.load_coalesced(&words[t.lane()]);
+      const uint64_t w15 = t.shfl(mine, 15u), w16 = t.shfl(mine, 16u), w0 = t.shfl(mine, 0u), w1 = t.shfl(mine, 1u);
+      if (t.lane() == 0) {
+        out.across += w15 && !w16;
+        out.inside += w0 && !w1;
+      }
+    }
+  });
+  EXPECT_TRUE(r.ok()) << r.message << "\n" << r.details;
+  return out;
+}
+
+TEST(SimCoalescedLoad, TearsBetweenTransactionsNeverInsideOne) {
+  for (double delays : {0.0, 0.2}) {
+    TornCount total;
+    for (uint64_t seed = 1; seed <= 200; ++seed) {
+      const TornCount t = coalesced_tears(seed, delays);
+      total.across += t.across;
+      total.inside += t.inside;
+    }
+    EXPECT_GT(total.across, 0) << "delays " << delays << ": no read fell between the two transactions in 200 seeds";
+    EXPECT_EQ(total.inside, 0) << "delays " << delays << ": a 128-byte transaction was torn";
+    RecordProperty(delays > 0 ? "torn_with_delays" : "torn_without_delays", total.across);
+  }
+}
+
 // ---- shadow state ----
 
 struct Pool {

@@ -1,0 +1,180 @@
+#include "stress/gfsl/adapter.hpp"
+
+#include "stress/harness/seed_runs.hpp"
+#include "stress/workload_options.hpp"
+#if WARPCHECK_HAVE_CUDA
+#include "stress/gfsl/gpu.hpp"
+#endif
+
+namespace warpcheck {
+
+namespace {
+namespace fix = structures::gfsl_fix;
+
+// The fixes' names, in structures::gfsl_fix bit order.
+const std::vector<std::string> kFixNames = {"unlock_next_after_split", "unlock_on_vanished_key", "reread_next_after_split",
+                                            "validated_absent", "raise_locked_key"};
+}  // namespace
+
+StructureSpec GfslAdapter::declare() {
+  StructureSpec s;
+  s.name = "gfsl";
+  s.description = "the GPU-friendly skiplist (Moscovici, Cohen, Petrank, PACT 2017; thesis Alg. 4.1-4.12): chunks, zombies";
+  s.model = "map: insert (if absent) -> bool, erase -> bool, find -> value or absent";
+  s.options = {
+      choice_option("variant", "paper: the pseudocode as printed; fixed: with every fix of its findings", "paper", {"paper", "fixed"}),
+      choice_option("chunk", "entries a chunk (and levels): 32, or 16 with half the warp idle", "32", {"32", "16"}),
+      integer_option("pool-chunks", "chunks in the pool (0: enough for the workload; no reclamation)", "0", 0, 1u << 30),
+      real_option("p-chunk", "the chance a split raises a key to the level above", "1", 0, 1),
+  };
+  const OptionTable workload = warp_workload_options("insert=40,erase=30,contains=30", uint64_t(structures::gfsl_layout::kMaxKey) + 1);
+  s.options.insert(s.options.end(), workload.begin(), workload.end());
+  for (OptionSpec& o : s.options) {
+    if (o.name == "keys") o.defaults = Defaults("64");
+    // Real threads: a GFSL operation is hundreds of team-wide collectives,
+    // each a barrier of 32 OS threads; more than one team crawls on few cores.
+    if (o.name == "teams") o.defaults = Defaults{"3", "1", "64"};
+  }
+  // Shapes where chunks split and merge every few operations. Chunks of 16
+  // entries are one 128-byte transaction: read whole, so the torn reads of
+  // finding G4 do not mix with the mutants' effects.
+  const std::string small = " --chunk 16 --keys 40 --ops-per-lane 4";
+  const std::string churn = " --chunk 16 --keys 30 --ops-per-lane 4 --teams 4 --mix insert=40,erase=30,contains=30";
+  const std::string growth = " --chunk 16 --keys 40 --ops-per-lane 4 --teams 4 --mix insert=50,erase=0,contains=50";
+  // Delays at writes open the windows between a split's or merge's writes.
+  const std::string delays = " --delays 0.05 --delay-steps 3000";
+  // The printed pseudocode with every fix but `fix`.
+  auto without = [](const std::string& fix) {
+    std::string fixes;
+    for (const std::string& f : kFixNames)
+      if (f != fix) fixes += (fixes.empty() ? "" : ",") + f;
+    return "--variant paper --fixes " + fixes;
+  };
+  // Without its deadlocks and lost keys, and without the validated absent
+  // answer (G4), which masks the ordering mutants of splits and merges: an
+  // absent answer from a chunk someone holds is not believed, and every
+  // chunk a split or merge writes is held.
+  const std::string printed = without("validated_absent");
+  // In structures::gfsl_mutant order.
+  s.mutants = {
+      {.name = "no_zombie_skip",
+       .breaks = "searchLateral takes a zombie's contents as a live chunk's (no lateral step past it)",
+       .caught_by = kOracleZombie | kOracleChecker,
+       .applies = {},
+       .runs = {printed + churn}},
+      {.name = "zombie_before_copy",
+       .breaks = "a merge marks its chunk a zombie before copying the keys into the next chunk: they vanish meanwhile",
+       .caught_by = kOracleChecker,
+       .applies = {},
+       .runs = {printed + churn + delays}},
+      {.name = "unlock_erases_zombie",
+       .breaks = "unlocking the chunk a merge just marked a zombie stores over the mark",
+       .caught_by = kOracleShadow,
+       .applies = {},
+       .runs = {"--variant fixed" + small}},
+      {.name = "link_before_copy",
+       .breaks = "a split links the new chunk before copying into it: its keys are missing from the level meanwhile",
+       .caught_by = kOracleChecker,
+       .applies = {},
+       .runs = {printed + growth + delays}},
+      {.name = "empty_before_link",
+       .breaks = "a split empties the moved entries before the NEXT write that links the new chunk",
+       .caught_by = kOracleChecker,
+       .applies = {},
+       .runs = {printed + growth + delays}},
+      {.name = "unlock_without_release",
+       .breaks = "an unlock is a relaxed store: the chunk's writes may become visible after it",
+       .caught_by = kOracleChecker,
+       .applies = {},
+       .runs = {"--variant fixed" + small},
+       .awaits = "the simulator's relaxed memory model (issue 18): in sequentially consistent memory every store is visible at once"},
+      {.name = "skip_down_ptr_update",
+       .breaks = "no updateDownPtrs after a merge: down pointers keep leading to the zombie",
+       .caught_by = 0,
+       .applies = {},
+       .runs = {"--variant fixed" + churn},
+       .benign = "a down pointer needs only to reach its key laterally, and a zombie's NEXT leads to the chunk that took its keys; "
+                 "merges leave down pointers on zombies anyway (finding G5)"},
+  };
+  const std::vector<Applies> paper{{"variant", {"paper"}}};
+  s.fixes = {
+      {"unlock_next_after_split", "G1: preSplit locks the next chunk and Algorithm 4.9 never releases it: a deadlock", paper},
+      {"unlock_on_vanished_key", "G2: Delete returns false with its bottom chunk locked when k vanished (Alg. 4.11, lines 9-10)", paper},
+      {"reread_next_after_split", "G3: a merge writes back the next chunk as read before splitting it (Alg. 4.12, line 21)", paper},
+      {"validated_absent", "G4: an absent answer from a chunk read that a concurrent shift tore (two transactions)", paper},
+      {"raise_locked_key", "G6: a bottom split raises the new chunk's smallest key, which it does not hold locked", paper},
+  };
+  s.findings = {
+      {"G1_next_chunk_never_unlocked", without("unlock_next_after_split") + small, kOracleDeadlock, 50},
+      {"G2_delete_keeps_bottom_lock", without("unlock_on_vanished_key") + small, kOracleDeadlock, 50},
+      {"G3_merge_with_stale_next", without("reread_next_after_split") + small,
+       kOracleStructureCheck | kOracleInvariants | kOracleChecker, 100},
+      {"G4_torn_chunk_read_misses_key",
+       without("validated_absent") + " --chunk 32 --keys 40 --ops-per-lane 4 --teams 3 --mix insert=50,erase=0,contains=50"
+                                     " --scheduler pct --delays 0.02 --delay-steps 500",
+       kOracleChecker, 300},
+      {"G6_raised_key_deleted_meanwhile", without("raise_locked_key") + churn, kOracleInvariants, 200},
+  };
+  s.suite = {
+      {"fixed, splits and merges (16-entry chunks), 200 seeds", "--variant fixed" + small + " --seeds 200"},
+      {"fixed, delete-heavy churn under PCT, 200 seeds", "--variant fixed" + churn + " --scheduler pct --seeds 200"},
+      {"fixed, 32-entry chunks (torn reads), delays at writes, 100 seeds",
+       "--variant fixed --keys 100 --ops-per-lane 4 --teams 4 --delays 0.05 --delay-steps 2000 --seeds 100"},
+      {"the printed pseudocode (its next-chunk lock G1 expected to be caught)", "--variant paper" + small + " --backend sim --seeds 50", 1},
+      {"fixed, 512 warps", "--variant fixed --teams 512 --keys 10000 --ops-per-lane 4 --seeds 50", 0, "gpu"},
+      {"fixed, 16-entry chunks, hot keys", "--variant fixed --chunk 16 --teams 256 --keys 2000 --hot-keys 8 --seeds 50", 0, "gpu"},
+      {"the printed pseudocode on the GPU (expected to fail)", "--variant paper --teams 64 --keys 500 --seeds 20 --keep-going", 1, "gpu"},
+  };
+  s.invariants = {"each level's live chunks sorted, packed, within their max, no key in two",
+                  "the last chunk of a level live, max and next infinity",
+                  "every allocated chunk on one level, reachable unless a zombie",
+                  "no lock held",
+                  "every down pointer reaches laterally the chunk holding its key below, and none leads to a zombie",
+                  "a level's counter zero exactly when it holds no key"};
+  return s;
+}
+
+GfslConfig GfslAdapter::configure(const Options& o) {
+  GfslConfig c;
+  static_cast<WarpWorkload&>(c) = warp_workload(o);
+  c.chunk = uint32_t(std::stoul(o.text("chunk")));
+  c.pool_chunks = uint32_t(o.integer("pool-chunks"));
+  c.p_chunk = o.real("p-chunk");
+  c.fixes = o.text("variant") == "fixed" ? fix::kAll : 0;
+  for (const std::string& name : chosen_fixes(o))
+    for (size_t i = 0; i < kFixNames.size(); ++i)
+      if (kFixNames[i] == name) c.fixes |= 1u << i;
+  c.mutant = static_cast<structures::gfsl_mutant>(mutant_index(declare(), o));
+  validate(c);
+  return c;
+}
+
+SeedRun GfslAdapter::run_sim(const Config& c, const sim::SimConfig& s, const Ops& ops) {
+  return seed_run_from_sim(run_gfsl_sim(c, s, ops));
+}
+
+SeedRun GfslAdapter::run_threads(const Config& c, uint64_t seed, const Ops& ops) {
+  HostMemory memory(gfsl_layout(c));
+  gfsl_initialize(c, memory);
+  const structures::gfsl s = gfsl_view(c, memory.pointers());
+  HistoryMeta meta;
+  meta.model = ModelId::Map;
+  meta.seed = seed;
+  SeedRun r = seed_run_from_threads(run_in_threads(s, ops, c.teams, c.ops_per_lane, 32 * c.ops_per_lane, meta));
+  if (!r.fault) r.invariant_violations = check_gfsl_invariants(s);
+  return r;
+}
+
+SeedRun GfslAdapter::run_gpu(const Config& c, const GpuRunSettings& g, const Ops& ops) {
+#if WARPCHECK_HAVE_CUDA
+  const gpu::GpuRun run = gpu::run_gfsl(c, ops, g.spin_bound);
+  SeedRun r = seed_run_from_gpu(run, ModelId::Map, g.seed);
+  if (!r.fault) r.invariant_violations = check_gfsl_invariants(gfsl_view(c, run.memory->pointers()));
+  return r;
+#else
+  (void)c, (void)g, (void)ops;
+  no_cuda_back_end();
+#endif
+}
+
+}  // namespace warpcheck

@@ -1,0 +1,20 @@
+// The GFSL skiplist as a stress plug-in (see stress/structure.hpp).
+#pragma once
+#include "stress/gfsl/config.hpp"
+#include "stress/structure.hpp"
+
+namespace warpcheck {
+
+struct GfslAdapter {
+  using Config = GfslConfig;
+  static StructureSpec declare();
+  static Config configure(const Options& o);
+  static WorkloadShape workload(const Config& c) { return gfsl_shape(c); }
+  static ModelId model(const Config&) { return ModelId::Map; }
+  static uint32_t sim_lanes(const Config&) { return 32; }
+  static SeedRun run_sim(const Config& c, const sim::SimConfig& s, const Ops& ops);
+  static SeedRun run_threads(const Config& c, uint64_t seed, const Ops& ops);
+  static SeedRun run_gpu(const Config& c, const GpuRunSettings& g, const Ops& ops);
+};
+
+}  // namespace warpcheck
