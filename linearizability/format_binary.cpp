@@ -3,6 +3,7 @@
 // image, so the file does not depend on the compiler's padding.
 #include <cstring>
 
+#include "linearizability/detail/quote.hpp"
 #include "linearizability/formats.hpp"
 
 namespace warpcheck {
@@ -120,7 +121,10 @@ std::string detail::seal_binary(std::string_view body) {
 
 History read_binary(std::string_view bytes, const std::string& source) {
   ByteReader r(bytes, source);
-  if (r.bytes(8, "the magic number") != std::string_view(kMagic, 8)) r.fail("not a warpcheck binary history (bad magic)");
+  const std::string_view magic = r.bytes(8, "the magic number");
+  if (magic != std::string_view(kMagic, 8))
+    r.fail("not a warpcheck binary history: the magic number is " + detail::quoted(magic) + ", not " +
+           detail::quoted(std::string_view(kMagic, 8)));
   const uint32_t version = r.get<uint32_t>();
   if (version != kVersion) r.fail("unsupported format version " + std::to_string(version) + " (this build reads 1)");
   if (r.get<uint32_t>() != kRecordSize) r.fail("record size is not " + std::to_string(kRecordSize));
@@ -133,7 +137,7 @@ History read_binary(std::string_view bytes, const std::string& source) {
   h.meta.incomplete = flags & kFlagIncomplete;
   std::string model(r.bytes(r.get<uint32_t>(), "the model name"));
   const ModelInfo* info = find_model(model);
-  if (!info) r.fail("unknown model \"" + model + "\"");
+  if (!info) r.fail("unknown model " + detail::quoted(model));
   h.meta.model = info->id;
   h.meta.config = std::string(r.bytes(r.get<uint32_t>(), "the configuration"));
   // Sizes are checked by division first: a corrupt count must not overflow.
@@ -160,9 +164,13 @@ History read_binary(std::string_view bytes, const std::string& source) {
     op.team = r.get<uint32_t>(); op.lane = r.get<uint32_t>(); op.launch = r.get<uint32_t>();
     d.keys_begin = r.get<uint32_t>(); d.keys_count = r.get<uint32_t>(); d.out_begin = r.get<uint32_t>(); d.out_count = r.get<uint32_t>();
     const uint8_t kind = r.get<uint8_t>(), result_kind = r.get<uint8_t>(), op_flags = r.get<uint8_t>();
-    r.get<uint8_t>();
+    const uint8_t reserved = r.get<uint8_t>();
+    auto record = [&] { return "record " + std::to_string(&op - h.ops.data()); };
     if (kind >= kOpKindCount || result_kind > uint8_t(ResultKind::Keys) || (op_flags & ~(kOpPending | kOpHasHint)))
-      r.fail("record " + std::to_string(&op - h.ops.data()) + ": invalid kind or flags");
+      r.fail(record() + ": invalid kind or flags");
+    // Every bit of a record means something (the format's promise): a
+    // reserved byte that is not zero is damage or a newer writer.
+    if (reserved != 0) r.fail(record() + ": reserved byte is " + std::to_string(reserved) + ", not 0");
     d.kind = OpKind(kind);
     d.result_kind = ResultKind(result_kind);
     d.pending = op_flags & kOpPending;

@@ -8,6 +8,7 @@
 #include <unordered_map>
 
 #include "linearizability/detail/edn_reader.hpp"
+#include "linearizability/detail/quote.hpp"
 #include "linearizability/formats.hpp"
 
 namespace warpcheck {
@@ -100,8 +101,13 @@ History read_edn(std::string_view text, const std::string& source, std::optional
   for (const EdnValue& e : events) {
     try {
       if (e.type != T::Map) throw EdnError{&e, "expected an event map"};
+      // Clients have integer processes; the nemesis and other non-client
+      // actors have keywords, and their events are skipped. An event without
+      // a process cannot be paired: dropping it would change the verdict.
       const EdnValue* process = e.get("process");
-      if (!process || process->type != T::Int) continue;  // nemesis and other non-client events
+      if (!process) throw EdnError{&e, "event has no :process"};
+      if (process->type == T::Keyword || process->type == T::Symbol) continue;
+      if (process->type != T::Int) throw EdnError{process, ":process must be an integer (a client) or a keyword (:nemesis)"};
       if (process->integer < 0 || process->integer > UINT32_MAX) throw EdnError{process, "process id out of range"};
       const EdnValue* type = e.get("type");
       const EdnValue* f = e.get("f");
@@ -112,7 +118,7 @@ History read_edn(std::string_view text, const std::string& source, std::optional
         if (open.count(process->integer)) throw EdnError{&e, "process " + std::to_string(process->integer) + " invoked while its previous operation is open"};
         Operation op;
         if (!parse_op_kind(f->text, op.data.kind) || !h.model().spec(op.data.kind))
-          throw EdnError{f, "operation :" + f->text + " is not part of model " + std::string(h.model().name)};
+          throw EdnError{f, "operation " + detail::quoted(":" + f->text) + " is not part of model " + std::string(h.model().name)};
         read_arguments(*model, e, op.data);
         op.id = h.ops.size();
         op.team = uint32_t(process->integer);
@@ -125,7 +131,7 @@ History read_edn(std::string_view text, const std::string& source, std::optional
         auto it = open.find(process->integer);
         if (it == open.end()) throw EdnError{&e, "completion for process " + std::to_string(process->integer) + " with no open invoke"};
         Operation& op = h.ops[it->second];
-        if (f->text != op_kind_name(op.data.kind)) throw EdnError{f, "completion :" + f->text + " does not match its invoke"};
+        if (f->text != op_kind_name(op.data.kind)) throw EdnError{f, "completion " + detail::quoted(":" + f->text) + " does not match its invoke"};
         if (type->text == "fail") dropped[it->second] = true;
         if (type->text == "ok") {
           op.data.pending = false;
@@ -134,7 +140,7 @@ History read_edn(std::string_view text, const std::string& source, std::optional
         }
         open.erase(it);
       } else {
-        throw EdnError{type, "unknown :type :" + type->text};
+        throw EdnError{type, "unknown :type " + detail::quoted(":" + type->text)};
       }
     } catch (const EdnError& err) {
       const EdnValue* at = err.at ? err.at : &e;

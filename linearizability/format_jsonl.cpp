@@ -65,7 +65,7 @@ RawOperation parse_operation_line(JsonCursor& c) {
       else if (p == '[') { r.ret_kind = ResultKind::Keys; r.ret_keys = read_keys(c); }
       else { r.ret_kind = ResultKind::Value; r.ret = c.parse_i64(); }
     } else {
-      c.fail("unknown field \"" + name + "\"");
+      c.fail("unknown field " + detail::quoted(name));
     }
   });
   return r;
@@ -83,7 +83,7 @@ Operation build_operation(const RawOperation& r, const ModelInfo& model, History
   if (!r.op) throw std::string("missing \"op\"");
   if (!r.call) throw std::string("missing \"call\"");
   Operation op;
-  if (!parse_op_kind(*r.op, op.data.kind)) throw "unknown operation \"" + *r.op + "\"";
+  if (!parse_op_kind(*r.op, op.data.kind)) throw "unknown operation " + detail::quoted(*r.op);
   const OpSpec* spec = model.spec(op.data.kind);
   if (!spec) throw "operation \"" + *r.op + "\" is not part of model \"" + std::string(model.name) + "\"";
   auto field = [&](const char* name, bool present, uint8_t bit) {
@@ -142,7 +142,7 @@ void parse_header(JsonCursor& c, History& h, bool& model_named) {
     if (name == "model") {
       std::string m = c.parse_string();
       const ModelInfo* info = find_model(m);
-      if (!info) c.fail("unknown model \"" + m + "\" (known: set, map, multimap, pq, register, cas-register, kv)");
+      if (!info) c.fail("unknown model " + detail::quoted(m) + " (known: set, map, multimap, pq, register, cas-register, kv)");
       h.meta.model = info->id;
       model_named = true;
     } else if (name == "seed") {
@@ -153,7 +153,7 @@ void parse_header(JsonCursor& c, History& h, bool& model_named) {
       if (c.peek() != '{') c.fail("\"config\" must be an object");
       h.meta.config = std::string(c.skip_value());
     } else {
-      c.fail("unknown header field \"" + name + "\"");
+      c.fail("unknown header field " + detail::quoted(name));
     }
   });
 }

@@ -30,9 +30,16 @@ void write_jsonl(const History& h, std::ostream& out);
 std::string encode_binary(const History& h);
 std::string encode_jsonl(const History& h);
 
-// The format of a file's contents: the binary magic, else EDN or JSON by
-// the first token.
+// The format of a file's contents, and why: binary when it starts with the
+// magic number or holds bytes no text history has (NUL, other control
+// bytes), else EDN or JSON lines by the first token.
+struct FormatGuess {
+  HistoryFormat format;
+  std::string why;  // "it starts with '{\"'"
+};
+FormatGuess guess_format(std::string_view contents);
 HistoryFormat detect_format(std::string_view contents);
+std::string_view format_name(HistoryFormat format);
 
 namespace detail {
 // Appends the checksum a binary history ends with to `body` (everything

@@ -2,6 +2,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "linearizability/detail/quote.hpp"
 #include "linearizability/formats.hpp"
 
 namespace warpcheck {
@@ -13,8 +14,26 @@ std::optional<HistoryFormat> parse_format_name(std::string_view name) {
   return std::nullopt;
 }
 
-HistoryFormat detect_format(std::string_view s) {
-  if (s.size() >= 6 && s.substr(0, 6) == "WCHIST") return HistoryFormat::Binary;
+std::string_view format_name(HistoryFormat format) {
+  switch (format) {
+    case HistoryFormat::Binary: return "binary";
+    case HistoryFormat::JsonLines: return "JSON lines";
+    case HistoryFormat::Edn: return "EDN";
+  }
+  return "?";
+}
+
+FormatGuess guess_format(std::string_view s) {
+  if (s.substr(0, 6) == "WCHIST") return {HistoryFormat::Binary, "it starts with the binary magic number"};
+  // Text histories hold no control bytes but tab, CR and LF; every binary
+  // history has NUL bytes in its header (the version, the sizes).
+  const std::string_view head = s.substr(0, 512);
+  for (size_t i = 0; i < head.size(); ++i) {
+    const unsigned char c = static_cast<unsigned char>(head[i]);
+    if (c < 0x20 && c != '\t' && c != '\n' && c != '\r')
+      return {HistoryFormat::Binary, "byte " + std::to_string(i) + " is the control byte " + detail::quoted_char(char(c)) +
+                                         ", which no text history holds"};
+  }
   size_t i = 0;
   auto skip = [&] {
     while (i < s.size() && (std::isspace(static_cast<unsigned char>(s[i])) || s[i] == ',')) ++i;
@@ -23,11 +42,32 @@ HistoryFormat detect_format(std::string_view s) {
   if (i < s.size() && s[i] == '{') {
     ++i;
     skip();
-    return (i < s.size() && s[i] == '"') ? HistoryFormat::JsonLines : HistoryFormat::Edn;
+    if (i < s.size() && s[i] == '"') return {HistoryFormat::JsonLines, "its first object starts with a quoted member name"};
+    return {HistoryFormat::Edn, "its first map does not start with a quoted name (EDN keys are keywords)"};
   }
-  if (i < s.size() && (s[i] == '[' || s[i] == '(' || s[i] == '#' || s[i] == ';')) return HistoryFormat::Edn;
-  return HistoryFormat::JsonLines;  // its parser names what is wrong
+  if (i < s.size() && (s[i] == '[' || s[i] == '(' || s[i] == '#' || s[i] == ';'))
+    return {HistoryFormat::Edn, "it starts with " + detail::quoted_char(s[i]) + ", which opens an EDN form"};
+  return {HistoryFormat::JsonLines, "nothing marks it as binary or EDN"};  // its parser names what is wrong
 }
+
+HistoryFormat detect_format(std::string_view s) { return guess_format(s).format; }
+
+namespace {
+
+History read_history(std::string_view data, const std::string& path, std::optional<ModelId> model, HistoryFormat format) {
+  switch (format) {
+    case HistoryFormat::Binary: {
+      History h = read_binary(data, path);
+      if (model) h.meta.model = *model, validate_history(h, path);
+      return h;
+    }
+    case HistoryFormat::JsonLines: return read_jsonl(data, path, model);
+    case HistoryFormat::Edn: return read_edn(data, path, model);
+  }
+  throw InputError(path + ": unknown format");
+}
+
+}  // namespace
 
 History load_history(const std::string& path, std::optional<ModelId> model, std::optional<HistoryFormat> format) {
   std::ifstream in(path, std::ios::binary);
@@ -36,16 +76,16 @@ History load_history(const std::string& path, std::optional<ModelId> model, std:
   buf << in.rdbuf();
   if (in.bad()) throw InputError(path + ": read error");
   const std::string data = std::move(buf).str();
-  History h;
-  switch (format.value_or(detect_format(data))) {
-    case HistoryFormat::Binary:
-      h = read_binary(data, path);
-      if (model) h.meta.model = *model, validate_history(h, path);
-      return h;
-    case HistoryFormat::JsonLines: return read_jsonl(data, path, model);
-    case HistoryFormat::Edn: return read_edn(data, path, model);
+  if (format) return read_history(data, path, model, *format);
+  // A guessed format is said with any error, so that a damaged binary file
+  // does not read as a puzzling JSON-lines message.
+  const FormatGuess guess = guess_format(data);
+  try {
+    return read_history(data, path, model, guess.format);
+  } catch (const InputError& e) {
+    throw InputError(std::string(e.what()) + " [read as " + std::string(format_name(guess.format)) + " because " + guess.why +
+                     "; --format chooses]");
   }
-  throw InputError(path + ": unknown format");
 }
 
 void save_history(const History& h, const std::string& path, HistoryFormat format) {

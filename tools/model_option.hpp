@@ -1,6 +1,7 @@
 // The --model and --format options shared by the subcommands.
 #pragma once
 
+#include "linearizability/detail/quote.hpp"
 #include "linearizability/formats.hpp"
 #include "tools/cli_args.hpp"
 
@@ -10,7 +11,7 @@ inline std::optional<ModelId> model_option(const Args& args, const char* name = 
   auto v = args.value(name);
   if (!v) return std::nullopt;
   const ModelInfo* m = find_model(*v);
-  if (!m) throw UsageError("unknown model '" + *v + "' (known: set, map, multimap, pq, register, cas-register, kv)");
+  if (!m) throw UsageError("unknown model " + detail::quoted(*v) + " (known: set, map, multimap, pq, register, cas-register, kv)");
   return m->id;
 }
 
@@ -18,7 +19,7 @@ inline std::optional<HistoryFormat> format_option(const Args& args, const char* 
   auto v = args.value(name);
   if (!v) return std::nullopt;
   auto f = parse_format_name(*v);
-  if (!f) throw UsageError("unknown format '" + *v + "' (known: bin, jsonl, edn)");
+  if (!f) throw UsageError("unknown format " + detail::quoted(*v) + " (known: bin, jsonl, edn)");
   return f;
 }
 

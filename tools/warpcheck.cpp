@@ -5,6 +5,7 @@
 #include <iostream>
 #include <new>
 
+#include "linearizability/detail/quote.hpp"
 #include "linearizability/history.hpp"
 #include "tools/cli_args.hpp"
 #include "tools/commands.hpp"
@@ -37,7 +38,7 @@ int main(int argc, char** argv) {
     if (command == "gen") return run_generate(argc, argv);
     if (command == "stress") return run_stress(argc, argv);
     if (command == "repro") return run_repro(argc, argv);
-    std::cerr << "warpcheck: unknown command '" << command << "'\n" << kUsage;
+    std::cerr << "warpcheck: unknown command " << warpcheck::detail::quoted(command) << "\n" << kUsage;
     return kExitBadInput;
   } catch (const UsageError& e) {
     std::cerr << "warpcheck " << command << ": " << e.what() << "\n";
