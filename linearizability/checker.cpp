@@ -45,6 +45,7 @@ Counterexample refute(const History& h, const Partitions& parts, size_t part, co
   Budget budget;
   budget.deadline = opt.shrink ? std::min(deadline, after(opt.shrink_seconds)) : after(0);
   budget.memory_limit = opt.memory_limit_bytes;
+  budget.resident_limit = opt.resident_limit_bytes;
   detail::Shrinker<Model> shrinker(search, budget);
   auto shrunk = shrinker.shrink(h, ops);
   cx.history = std::move(shrunk.history);
@@ -54,7 +55,9 @@ Counterexample refute(const History& h, const Partitions& parts, size_t part, co
   // quadratic in depth: affordable on a shrunk history only.
   if (cx.history.ops.size() <= 256) {
     Budget explain_budget;
-    explain_budget.deadline = after(std::max(1.0, opt.shrink_seconds));
+    explain_budget.deadline = std::min(deadline, after(std::max(1.0, opt.shrink_seconds)));
+    explain_budget.memory_limit = opt.memory_limit_bytes;
+    explain_budget.resident_limit = opt.resident_limit_bytes;
     std::vector<uint32_t> all(cx.history.ops.size());
     for (uint32_t i = 0; i < all.size(); ++i) all[i] = i;
     SearchResult r = search.run(cx.history, all, explain_budget, /*explain=*/true);
@@ -76,8 +79,9 @@ CheckResult check_typed(const History& h, const CheckOptions& opt) {
   CheckResult result;
   result.operations = h.ops.size();
   Budget budget;
-  budget.deadline = after(opt.timeout_seconds);
+  budget.deadline = std::min(opt.deadline, after(opt.timeout_seconds));
   budget.memory_limit = opt.memory_limit_bytes;
+  budget.resident_limit = opt.resident_limit_bytes;
 
   const Partitions parts = partition_history(h, opt.partition && Model::partition_by_key);
   const size_t count = parts.count();

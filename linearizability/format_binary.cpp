@@ -5,6 +5,7 @@
 
 #include "linearizability/detail/quote.hpp"
 #include "linearizability/formats.hpp"
+#include "models/detail/long_step.hpp"
 
 namespace warpcheck {
 
@@ -154,10 +155,12 @@ History read_binary(std::string_view bytes, const std::string& source) {
   }
   if (stored != checksum(reinterpret_cast<const unsigned char*>(bytes.data()), body_end))
     throw InputError(source + ": corrupt: checksum mismatch");
+  detail::reserve_long_step(op_count * (sizeof(Operation) + 64) + pool_count * sizeof(int64_t));
   h.ops.resize(op_count);
   h.key_pool.resize(pool_count);
   const size_t records_at = r.pos();
   for (Operation& op : h.ops) {
+    if ((&op - h.ops.data()) % 65536 == 65535) detail::poll_long_step();
     OpData& d = op.data;
     op.id = r.get<uint64_t>(); op.call = r.get<uint64_t>(); op.ret = r.get<uint64_t>(); op.hint = r.get<uint64_t>();
     d.key = r.get<int64_t>(); d.value = r.get<int64_t>(); d.expected = r.get<int64_t>(); d.result = r.get<int64_t>();
@@ -177,9 +180,11 @@ History read_binary(std::string_view bytes, const std::string& source) {
     op.has_hint = op_flags & kOpHasHint;
   }
   for (int64_t& k : h.key_pool) k = r.get<int64_t>();
-  for (size_t i = 0; i < h.ops.size(); ++i)
+  for (size_t i = 0; i < h.ops.size(); ++i) {
+    if (i % 65536 == 65535) detail::poll_long_step();
     if (auto err = operation_error(h.model(), h.ops[i], h.key_pool.size()))
       throw InputError(source + ": record " + std::to_string(i) + " (byte " + std::to_string(records_at + i * kRecordSize) + "): " + *err);
+  }
   if (auto dup = first_duplicate_id(h.ops))
     throw InputError(source + ": record " + std::to_string(*dup) + ": duplicate operation id " + std::to_string(h.ops[*dup].id));
   if (auto err = key_pool_error(h)) throw InputError(source + ": " + *err);

@@ -10,6 +10,7 @@
 #include "linearizability/detail/edn_reader.hpp"
 #include "linearizability/detail/quote.hpp"
 #include "linearizability/formats.hpp"
+#include "models/detail/long_step.hpp"
 
 namespace warpcheck {
 
@@ -99,6 +100,7 @@ History read_edn(std::string_view text, const std::string& source, std::optional
   std::unordered_map<int64_t, size_t> open;     // process -> its open operation
   uint64_t time = 0;
   for (const EdnValue& e : events) {
+    if (time % 4096 == 4095) detail::poll_long_step();
     try {
       if (e.type != T::Map) throw EdnError{&e, "expected an event map"};
       // Clients have integer processes; the nemesis and other non-client

@@ -3,6 +3,7 @@
 
 #include "linearizability/detail/json_cursor.hpp"
 #include "linearizability/formats.hpp"
+#include "models/detail/long_step.hpp"
 
 namespace warpcheck {
 
@@ -37,7 +38,10 @@ uint32_t read_u32(JsonCursor& c) {
 }
 std::vector<int64_t> read_keys(JsonCursor& c) {
   std::vector<int64_t> out;
-  c.parse_array([&] { out.push_back(c.parse_i64()); });
+  c.parse_array([&] {
+    if (out.size() % detail::kKeysPerPoll == detail::kKeysPerPoll - 1) detail::poll_long_step();
+    out.push_back(c.parse_i64());
+  });
   return out;
 }
 
@@ -71,8 +75,19 @@ RawOperation parse_operation_line(JsonCursor& c) {
   return r;
 }
 
+// A vector about to double asks the budget first: at millions of records
+// one doubling is the largest allocation reading makes.
+template <class Vector>
+void make_room(Vector& v, size_t extra) {
+  if (v.size() + extra <= v.capacity()) return;
+  const size_t capacity = std::max(v.capacity() * 2, v.size() + extra);
+  detail::reserve_long_step(capacity * sizeof(typename Vector::value_type));
+  v.reserve(capacity);
+}
+
 uint32_t append_keys(History& h, const std::vector<int64_t>& keys) {
   if (h.key_pool.size() + keys.size() > UINT32_MAX) throw std::length_error("key pool exceeds 2^32 keys");
+  make_room(h.key_pool, keys.size());
   uint32_t begin = uint32_t(h.key_pool.size());
   h.key_pool.insert(h.key_pool.end(), keys.begin(), keys.end());
   return begin;
@@ -166,6 +181,7 @@ History read_jsonl(std::string_view text, const std::string& source, std::option
   std::vector<size_t> line_of;  // line number of each operation, for later errors
   size_t line_no = 0, pos = 0;
   while (pos < text.size()) {
+    if (line_no % 4096 == 4095) detail::poll_long_step();
     size_t end = text.find('\n', pos);
     if (end == std::string_view::npos) end = text.size();
     std::string_view line = text.substr(pos, end - pos);
@@ -184,6 +200,7 @@ History read_jsonl(std::string_view text, const std::string& source, std::option
         try {
           Operation op = build_operation(raw, h.model(), h, h.ops.size());
           if (auto err = operation_error(h.model(), op, h.key_pool.size())) throw *err;
+          make_room(h.ops, 1);
           h.ops.push_back(op);
           line_of.push_back(line_no);
         } catch (const std::string& message) {

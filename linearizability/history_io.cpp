@@ -4,6 +4,7 @@
 
 #include "linearizability/detail/quote.hpp"
 #include "linearizability/formats.hpp"
+#include "models/detail/long_step.hpp"
 
 namespace warpcheck {
 
@@ -70,12 +71,14 @@ History read_history(std::string_view data, const std::string& path, std::option
 }  // namespace
 
 History load_history(const std::string& path, std::optional<ModelId> model, std::optional<HistoryFormat> format) {
-  std::ifstream in(path, std::ios::binary);
+  std::ifstream in(path, std::ios::binary | std::ios::ate);
   if (!in) throw InputError(path + ": cannot open for reading");
-  std::ostringstream buf;
-  buf << in.rdbuf();
-  if (in.bad()) throw InputError(path + ": read error");
-  const std::string data = std::move(buf).str();
+  const std::streamoff size = in.tellg();
+  if (size < 0) throw InputError(path + ": cannot tell its size");
+  detail::reserve_long_step(size_t(size));  // the file is read whole
+  std::string data(size_t(size), '\0');
+  in.seekg(0);
+  if (!in.read(data.data(), size)) throw InputError(path + ": read error");
   if (format) return read_history(data, path, model, *format);
   // A guessed format is said with any error, so that a damaged binary file
   // does not read as a puzzling JSON-lines message.

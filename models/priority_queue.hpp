@@ -1,22 +1,28 @@
 // Batched min-priority queue over int64 keys, duplicates allowed. push adds
 // a batch of keys and returns nothing; pop(n) removes and returns the
-// min(n, size) smallest keys in ascending order.
+// min(n, size) smallest keys in ascending order. The state is a B-tree
+// multiset: a batch of k keys costs O(k log n), polling the checker's
+// budget every few thousand keys.
 #pragma once
 
 #include <string>
 
+#include "models/detail/btree_multiset.hpp"
+#include "models/detail/long_step.hpp"
 #include "models/detail/model_base.hpp"
 #include "models/result_match.hpp"
 
 namespace warpcheck {
 
-struct PriorityQueueModel : detail::KeysModelBase {
+struct PriorityQueueModel : detail::ModelBase<detail::BTreeMultiset> {
   static constexpr std::string_view name = "pq";
   static constexpr bool partition_by_key = false;
   static constexpr OpSpec ops[] = {
       {OpKind::Push, kArgKeys, Returns::Nothing},
       {OpKind::Pop, kArgCount, Returns::Keys},
   };
+
+  static std::string describe(const State& s) { return detail::describe_keys(s, s.size()); }
 
   // True when the operation cannot change any state (an observer, or an
   // update whose recorded result says it failed): the shrinker may drop it
@@ -45,35 +51,47 @@ struct PriorityQueueModel : detail::KeysModelBase {
   static bool invertible(const OpData& op) { return op.kind == OpKind::Push || !op.pending; }
   static void undo(State& s, const OpData& op, const int64_t* pool) {
     if (op.kind == OpKind::Push) {
-      for (uint32_t i = 0; i < op.keys_count; ++i) s.erase_one(pool[op.keys_begin + i]);
+      for (uint32_t i = 0; i < op.keys_count; ++i) {
+        poll_every_batch(i);
+        s.erase_one(pool[op.keys_begin + i]);
+      }
     } else {
-      for (uint32_t i = 0; i < op.out_count; ++i) s.insert(pool[op.out_begin + i]);
+      for (uint32_t i = 0; i < op.out_count; ++i) {
+        poll_every_batch(i);
+        s.insert(pool[op.out_begin + i]);
+      }
     }
   }
 
+  // A completed pop returned exactly the min(n, size) smallest keys.
   static bool admits(const State& s, const OpData& op, const int64_t* pool) {
     if (op.kind != OpKind::Pop || op.pending) return true;
     const uint32_t take = op.value < static_cast<int64_t>(s.size()) ? static_cast<uint32_t>(op.value) : s.size();
     if (op.out_count != take) return false;
-    for (uint32_t i = 0; i < take; ++i)
-      if (pool[op.out_begin + i] != s[i]) return false;
+    uint32_t i = 0;
+    for (auto it = s.begin(); i < take; ++i, ++it) {
+      poll_every_batch(i);
+      if (pool[op.out_begin + i] != *it) return false;
+    }
     return true;
   }
 
   static bool step(State& s, const OpData& op, const int64_t* pool, uint32_t) {
     if (op.kind == OpKind::Push) {
-      for (uint32_t i = 0; i < op.keys_count; ++i) s.insert(pool[op.keys_begin + i]);
+      for (uint32_t i = 0; i < op.keys_count; ++i) {
+        poll_every_batch(i);
+        s.insert(pool[op.keys_begin + i]);
+      }
       return true;
     }
-    if (op.kind != OpKind::Pop) return false;
-    const uint32_t take = op.value < static_cast<int64_t>(s.size()) ? static_cast<uint32_t>(op.value) : s.size();
-    if (!op.pending) {
-      if (op.out_count != take) return false;
-      for (uint32_t i = 0; i < take; ++i)
-        if (pool[op.out_begin + i] != s[i]) return false;
-    }
-    s.erase_front(take);
+    if (op.kind != OpKind::Pop || !admits(s, op, pool)) return false;
+    s.erase_front(op.value < static_cast<int64_t>(s.size()) ? static_cast<uint32_t>(op.value) : s.size());
     return true;
+  }
+
+ private:
+  static void poll_every_batch(uint32_t i) {
+    if (i % detail::kKeysPerPoll == detail::kKeysPerPoll - 1) detail::poll_long_step();
   }
 };
 

@@ -84,7 +84,8 @@ void run_sequentially(const SyntheticHistorySpec& spec, const Draw& draw, Histor
           d.result_kind = ResultKind::Keys;
           d.out_begin = uint32_t(h.key_pool.size());
           d.out_count = take;
-          for (uint32_t k = 0; k < take; ++k) h.key_pool.push_back(state.begin()[k]);
+          auto smallest = state.begin();
+          for (uint32_t k = 0; k < take; ++k, ++smallest) h.key_pool.push_back(*smallest);
         }
         break;
     }

@@ -4,6 +4,7 @@
 #include <unordered_set>
 
 #include "linearizability/detail/quote.hpp"
+#include "models/detail/long_step.hpp"
 
 namespace warpcheck::detail {
 
@@ -77,6 +78,7 @@ void EdnReader::read_sequence(EdnValue& out, char close, int depth) {
       read(ignored, depth + 1);
       continue;
     }
+    if (out.items.size() % 4096 == 4095) poll_long_step();
     out.items.emplace_back();
     read(out.items.back(), depth + 1);
   }

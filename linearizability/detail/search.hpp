@@ -58,6 +58,7 @@
 #include "linearizability/detail/budget.hpp"
 #include "linearizability/detail/memo_cache.hpp"
 #include "linearizability/history.hpp"
+#include "models/detail/long_step.hpp"
 
 namespace warpcheck::detail {
 
@@ -83,16 +84,34 @@ class Search {
   // paragraph), the reference the pruned search is cross-checked against.
   SearchResult run(const History& h, std::span<const uint32_t> indices, Budget& budget, bool explain = false,
                    bool prune = true) {
+    // Long model steps and cache growth poll the budget and throw when it
+    // is spent; the search's state is then discarded.
+    const detail::ScopedLongStepPoller poller = budget.install();
+    SearchResult result;
+    size_t reported_bytes = 0;
+    try {
+      return search(h, indices, budget, explain, prune, result, reported_bytes);
+    } catch (const BudgetExhausted& e) {
+      budget.memory_used.fetch_sub(reported_bytes, std::memory_order_relaxed);
+      stack_.clear();
+      result.outcome = e.why == BudgetStop::Memory   ? SearchOutcome::OutOfMemory
+                       : e.why == BudgetStop::Time ? SearchOutcome::OutOfTime
+                                                   : SearchOutcome::Cancelled;
+      return result;
+    }
+  }
+
+ private:
+  SearchResult search(const History& h, std::span<const uint32_t> indices, Budget& budget, bool explain, bool prune,
+                      SearchResult& result, size_t& reported_bytes) {
     prune_ = prune;
     stack_heap_bytes_ = 0;
-    prepare(h, indices);
-    SearchResult result;
+    prepare(h, indices, budget);
     if (explain) result.longest_with.assign(n_, {});
     const int64_t* pool = h.key_pool.data();
     State state = Model::initial();
     uint64_t hash = 0;
     int32_t low = 0, high = -1;
-    size_t reported_bytes = 0;
     stack_.clear();
     int32_t entry = next_[head()];
     uint32_t choice = 0;
@@ -164,7 +183,7 @@ class Search {
     auto finish = [&](SearchOutcome outcome) {
       budget.memory_used.fetch_sub(reported_bytes, std::memory_order_relaxed);
       result.outcome = outcome;
-      return result;
+      return std::move(result);
     };
     auto linearizable = [&] {
       for (const Frame& f : stack_) result.order.push_back(global_[f.op]);
@@ -177,9 +196,13 @@ class Search {
         const size_t bytes = cache_.bytes() + stack_.capacity() * sizeof(Frame) + stack_heap_bytes_;
         budget.memory_used.fetch_add(bytes - reported_bytes, std::memory_order_relaxed);
         reported_bytes = bytes;
-        if (budget.cancelled.load(std::memory_order_relaxed)) return finish(SearchOutcome::Cancelled);
-        if (budget.out_of_memory()) return finish(SearchOutcome::OutOfMemory);
-        if (budget.out_of_time()) return finish(SearchOutcome::OutOfTime);
+        switch (budget.stop()) {
+          case BudgetStop::Cancelled: return finish(SearchOutcome::Cancelled);
+          case BudgetStop::Memory: return finish(SearchOutcome::OutOfMemory);
+          case BudgetStop::Time: return finish(SearchOutcome::OutOfTime);
+          case BudgetStop::None: break;
+        }
+        if (stack_.size() == stack_.capacity()) budget.reserve(stack_.capacity() * sizeof(Frame));
       }
       if (force) {
         force = false;
@@ -229,7 +252,6 @@ class Search {
     }
   }
 
- private:
   struct Frame {
     uint32_t op;
     uint32_t choice;
@@ -382,7 +404,7 @@ class Search {
   }
 
   // Orders the operations by invocation and builds the event list.
-  void prepare(const History& h, std::span<const uint32_t> indices) {
+  void prepare(const History& h, std::span<const uint32_t> indices, const Budget& budget) {
     n_ = uint32_t(indices.size());
     global_.assign(indices.begin(), indices.end());
     std::stable_sort(global_.begin(), global_.end(), [&](uint32_t a, uint32_t b) { return h.ops[a].call < h.ops[b].call; });
@@ -429,7 +451,7 @@ class Search {
     next_[last] = end();
     prev_[end()] = last;
     bits_.assign((n_ + 63) / 64 + 1, 0);
-    cache_.reset(n_);
+    cache_.reset(n_, &budget);
   }
 
   uint32_t n_ = 0;

@@ -52,16 +52,23 @@ struct PairsModelBase : ModelBase<FlatPairs> {
   }
 };
 
-// Models whose state is a sorted multiset of keys: set, priority queue.
-struct KeysModelBase : ModelBase<FlatMultiset> {
-  static std::string describe(const FlatMultiset& s) {
-    std::string out = "[";
-    for (int64_t k : s) {
-      if (out.size() > 1) out += ',';
-      out += std::to_string(k);
-    }
-    return out + "]";
+// Sorted keys as "[1,2,3]": the first 64, then how many there are (a
+// queue's state can hold millions).
+template <class Keys>
+std::string describe_keys(const Keys& keys, uint32_t size) {
+  std::string out = "[";
+  uint32_t shown = 0;
+  for (int64_t k : keys) {
+    if (shown == 64) return out + ",... (" + std::to_string(size) + " keys)]";
+    if (shown++) out += ',';
+    out += std::to_string(k);
   }
+  return out + "]";
+}
+
+// Models whose state is a sorted set of keys: set.
+struct KeysModelBase : ModelBase<FlatMultiset> {
+  static std::string describe(const FlatMultiset& s) { return describe_keys(s, s.size()); }
 };
 
 }  // namespace warpcheck::detail
