@@ -37,7 +37,7 @@ Clock::time_point after(double seconds) {
 
 template <class Model>
 Counterexample refute(const History& h, const Partitions& parts, size_t part, const CheckOptions& opt,
-                      Clock::time_point deadline, Search<Model>& search) {
+                      Clock::time_point deadline, Search<Model>& search, uint64_t stuck_at) {
   Counterexample cx;
   cx.shrunk_from = parts.size(part);
   if (parts.by_key) cx.key = parts.key[part];
@@ -47,7 +47,7 @@ Counterexample refute(const History& h, const Partitions& parts, size_t part, co
   budget.memory_limit = opt.memory_limit_bytes;
   budget.resident_limit = opt.resident_limit_bytes;
   detail::Shrinker<Model> shrinker(search, budget);
-  auto shrunk = shrinker.shrink(h, ops);
+  auto shrunk = shrinker.shrink(h, ops, stuck_at);
   cx.history = std::move(shrunk.history);
   cx.cut = std::move(shrunk.cut);
   cx.minimal = shrunk.minimal;
@@ -134,7 +134,7 @@ CheckResult check_typed(const History& h, const CheckOptions& opt) {
 
   if (refuted) {
     result.verdict = Verdict::Violation;
-    result.counterexample = refute(h, parts, *refuted, opt, budget.deadline, searches[0]);
+    result.counterexample = refute(h, parts, *refuted, opt, budget.deadline, searches[0], results[*refuted].stuck_at);
     const Counterexample& cx = *result.counterexample;
     result.reason = "no linearization exists for " + std::to_string(cx.history.ops.size()) + " operation(s)" +
                     (cx.key ? " on key " + std::to_string(*cx.key) : std::string()) + (cx.minimal ? " (minimal)" : " (not shrunk to minimal)");

@@ -5,6 +5,8 @@
 // budget every few thousand keys.
 #pragma once
 
+#include <algorithm>
+#include <span>
 #include <string>
 
 #include "models/detail/btree_multiset.hpp"
@@ -61,6 +63,45 @@ struct PriorityQueueModel : detail::ModelBase<detail::BTreeMultiset> {
         s.insert(pool[op.out_begin + i]);
       }
     }
+  }
+
+  // Blocks (linearizability/detail/search.hpp): where every pushed key is
+  // distinct, a completed pop that returned keys is an anchor, and the
+  // pushes holding its keys are its block.
+  static bool is_anchor(const OpData& op) { return op.kind == OpKind::Pop && !op.pending && op.out_count > 0; }
+  static std::span<const int64_t> anchor_keys(const OpData& op, const int64_t* pool) {
+    return {pool + op.out_begin, op.out_count};
+  }
+  static std::span<const int64_t> supplied_keys(const OpData& op, const int64_t* pool) {
+    return op.kind == OpKind::Push ? std::span<const int64_t>(pool + op.keys_begin, op.keys_count) : std::span<const int64_t>();
+  }
+  // Whether anchor `pop` would return exactly its keys once `block`'s
+  // pushes (not applied) are in, without applying them: its keys must be
+  // ascending, every key of the queue and of the block up to its largest
+  // must be one of them, and there must be as many such keys as it
+  // returned (keys are distinct, so then they are its keys); a partial pop
+  // also needs nothing else in the queue.
+  static bool admits_after(const State& s, const OpData& pop, std::span<const OpData* const> block, const int64_t* pool) {
+    const int64_t* r = pool + pop.out_begin;
+    const uint32_t m = pop.out_count;
+    for (uint32_t i = 1; i < m; ++i)
+      if (r[i - 1] >= r[i]) return false;
+    const int64_t largest = r[m - 1];
+    uint64_t below = 0, total = s.size();
+    uint32_t j = 0;
+    for (auto it = s.begin(); it != s.end() && *it <= largest; ++it) {
+      poll_every_batch(uint32_t(below));
+      while (j < m && r[j] < *it) ++j;
+      if (j == m || r[j] != *it || ++below > m) return false;
+    }
+    for (const OpData* push : block) {
+      total += push->keys_count;
+      for (uint32_t i = 0; i < push->keys_count; ++i) {
+        const int64_t k = pool[push->keys_begin + i];
+        if (k <= largest && (!std::binary_search(r, r + m, k) || ++below > m)) return false;
+      }
+    }
+    return below == m && (uint64_t(pop.value) == m || total == m);
   }
 
   // A completed pop returned exactly the min(n, size) smallest keys.

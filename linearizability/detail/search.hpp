@@ -46,6 +46,27 @@
 // keeps no state in the memo: its state follows from its linearized set.
 // A priority queue's state is the whole queue; copies of it per step were
 // what bounded the search before.
+//
+// Two rules hold where every key is supplied once (a priority queue whose
+// pushed keys are distinct; the model names suppliers and anchors):
+//  - A completed pop whose keys are the smallest now is linearized at once
+//    (forced, like an observer). Take a valid extension with the pop Q
+//    later: Q's keys stay in the queue until Q (nothing else can return
+//    them), so every pop between returned only keys smaller than Q's (a
+//    full pop) or could not have run (a partial pop takes the whole queue);
+//    pending pops between took only keys smaller than Q's too. Removing Q's
+//    keys first changes none of their results.
+//  - Otherwise the next completed pop Q ("anchor") comes with its block: the
+//    pushes not yet linearized that hold one of its keys. In a valid
+//    extension each push can move to just before the first operation it
+//    helps (the lazy rule), and pushes commute, so some valid extension
+//    starts with Q's block in position order, then Q. The search branches
+//    over anchors only, never over subsets of pushes; a block whose pushes
+//    cannot all be called now, or after which Q's keys would not be the
+//    smallest, is skipped without being applied.
+// With both, a violating batched history is refuted about as fast as a
+// linearizable one is proved: backtracking meets forced frames and anchors
+// that fail their cheap test, not every subset of concurrent pushes.
 #pragma once
 
 #include <algorithm>
@@ -69,6 +90,10 @@ struct SearchResult {
   std::vector<uint32_t> order;  // Linearizable: history indices in linearization order
   uint64_t steps = 0;           // model steps tried
   size_t deepest = 0;           // longest partial linearization reached
+  // Violation: the latest response time at which the search was stuck (no
+  // way to linearize that operation before it returned). The shrinker's
+  // first guess for the earliest refuted time cut.
+  uint64_t stuck_at = 0;
   // Filled in explain mode only: for each operation (by position in the
   // searched list), the longest partial linearization that contained it.
   std::vector<std::vector<uint32_t>> longest_with;
@@ -137,12 +162,13 @@ class Search {
       }
       if (next) {
         stack_heap_bytes_ += state.heap_bytes();
-        stack_.push_back(Frame{op, with_choice, forced, false, std::move(state), hash, low, high, dependent});
+        stack_.push_back(Frame{op, with_choice, call_entry_[op], forced, false, std::move(state), hash, low, high, dependent});
         state = std::move(*next);
       } else {
-        stack_.push_back(Frame{op, with_choice, forced, true, State{}, hash, low, high, dependent});
+        stack_.push_back(Frame{op, with_choice, call_entry_[op], forced, true, State{}, hash, low, high, dependent});
       }
       dependent = next_dependent;
+      if (!data_[op].pending) --completed_left_;
       hash = next_hash;
       low = next_low;
       high = next_high;
@@ -163,20 +189,59 @@ class Search {
       return Model::step(next, d, pool, with_choice) && !(prune_ && d.pending && next == state) &&
              advance(op, with_choice, &next, forced);
     };
-    // Forces every callable observer the state satisfies; false when one
-    // leads to a configuration already explored (so this one fails).
+    // Forces every callable observer the state satisfies, and every anchor
+    // whose keys are the smallest now; false when one leads to a
+    // configuration already explored (so this one fails).
     auto force_observers = [&] {
       for (int32_t e = next_[head()]; e != end() && !is_return(e);) {
         const uint32_t op = entry_op_[e];
-        if (observer_[op] && (++result.steps, Model::admits(state, data_[op], pool)) && Model::step(state, data_[op], pool, 0)) {
-          // Observers change nothing: the step above left the state as it was.
+        if ((observer_[op] || anchor_[op]) && (++result.steps, Model::admits(state, data_[op], pool)) &&
+            Model::step(state, data_[op], pool, 0)) {
           if (!advance(op, 0, nullptr, /*forced=*/true)) return false;
-          // e and its response are unlinked now; resume after e's live
-          // predecessor (e's own next may be the unlinked response).
-          e = next_[prev_[e]];
+          // Observers change nothing, so the scan goes on after e's live
+          // predecessor (e's own next may be the unlinked response); a
+          // forced anchor changed the state, so the scan starts over.
+          e = observer_[op] ? next_[prev_[e]] : next_[head()];
         } else {
           e = next_[e];
         }
+      }
+      return true;
+    };
+    // Linearizes anchor `op` after its block of pushes (see the header);
+    // false, with nothing linearized, when the block cannot go now or the
+    // anchor would fail after it.
+    auto apply_block = [&](int32_t anchor_entry) {
+      const uint32_t op = entry_op_[anchor_entry];
+      int32_t first_return = next_[head()];
+      while (first_return != end() && !is_return(first_return)) first_return = next_[first_return];
+      block_.clear();
+      block_data_.clear();
+      for (uint32_t i = supplier_begin_[op]; i < supplier_begin_[op + 1]; ++i) {
+        const uint32_t push = suppliers_[i];
+        if (test_bit(push)) continue;
+        // Callable: its invocation comes before the first pending response.
+        if (first_return != end() && call_entry_[push] > first_return) return false;
+        block_.push_back(push);
+        block_data_.push_back(&data_[push]);
+      }
+      ++result.steps;
+      if (!Model::admits_after(state, data_[op], block_data_, pool)) return false;
+      const size_t depth = stack_.size();
+      for (size_t i = 0; i < block_.size(); ++i) {
+        ++result.steps;
+        Model::step(state, data_[block_[i]], pool, 0);
+        // The block's first frame holds the alternatives: backtracking to it
+        // resumes the scan after the anchor. The rest are forced.
+        if (!advance(block_[i], 0, nullptr, /*forced=*/i > 0)) {
+          unwind(depth, state, hash, low, high, dependent);
+          return false;
+        }
+        if (i == 0) stack_.back().resume = anchor_entry;
+      }
+      if (!apply(op, 0, /*forced=*/!block_.empty())) {
+        unwind(depth, state, hash, low, high, dependent);
+        return false;
       }
       return true;
     };
@@ -213,7 +278,9 @@ class Search {
         entry = next_[head()];
         choice = 0;
       }
-      if (entry == end()) return linearizable();  // every operation linearized
+      // Every completed operation linearized: the pending ones left may not
+      // have taken effect at all.
+      if (entry == end() || completed_left_ == 0) return linearizable();
       const uint32_t op = entry_op_[entry];
       if (!is_return(entry)) {
         if (observer_[op]) {  // observers are only ever forced
@@ -225,6 +292,15 @@ class Search {
         if ((lazy_[op] && !needed(op)) || dominated(op)) {
           entry = next_[entry];
           choice = 0;
+          continue;
+        }
+        if (anchor_[op]) {
+          if (choice == 0 && apply_block(entry)) {
+            force = true;
+          } else {
+            entry = next_[entry];
+            choice = 0;
+          }
           continue;
         }
         const uint32_t choices = Model::choices(state, data_[op], pool);
@@ -240,6 +316,7 @@ class Search {
       }
       // A response: its operation must be linearized before anything after it.
       if (data_[op].pending) return linearizable();  // only pending responses remain
+      if (!data_[op].pending) result.stuck_at = std::max(result.stuck_at, ret_[op]);
       if (lazy_[op]) {  // its deadline: it goes now, or this configuration fails
         // Every alternative here was tried before the scan reached this
         // response, so the frame is a last resort: backtracking pops through.
@@ -255,6 +332,7 @@ class Search {
   struct Frame {
     uint32_t op;
     uint32_t choice;
+    int32_t resume;  // backtracking resumes the scan here, with choice + 1
     bool forced;  // no alternatives: a forced observer, or a lazy operation at its deadline
     bool undo;    // invertible: undo the step instead of restoring `state`
     State state;  // state before the operation, unless `undo`
@@ -270,26 +348,41 @@ class Search {
   bool backtrack(int32_t& entry, uint32_t& choice, State& state, uint64_t& hash, int32_t& low, int32_t& high,
                  uint32_t& dependent) {
     while (!stack_.empty()) {
-      Frame& f = stack_.back();
-      clear_bit(f.op);
-      unlift(f.op);
-      if (f.undo) {
-        Model::undo(state, data_[f.op], pool_);
-      } else {
-        stack_heap_bytes_ -= f.state.heap_bytes();
-        state = std::move(f.state);
-      }
-      dependent = f.dependent;
-      hash = f.hash;
-      low = f.low;
-      high = f.high;
-      const bool forced = f.forced;
-      entry = call_entry_[f.op];
-      choice = f.choice + 1;
-      stack_.pop_back();
+      const bool forced = stack_.back().forced;
+      backtrack_one(entry, choice, state, hash, low, high, dependent);
       if (!forced) return true;
     }
     return false;
+  }
+
+  // Undoes linearizations back to stack depth `depth` (a block that could
+  // not be completed).
+  void unwind(size_t depth, State& state, uint64_t& hash, int32_t& low, int32_t& high, uint32_t& dependent) {
+    int32_t entry;
+    uint32_t choice;
+    while (stack_.size() > depth) backtrack_one(entry, choice, state, hash, low, high, dependent);
+  }
+
+  // Undoes the last linearization; the cursor goes to its resume entry.
+  void backtrack_one(int32_t& entry, uint32_t& choice, State& state, uint64_t& hash, int32_t& low, int32_t& high,
+                     uint32_t& dependent) {
+    Frame& f = stack_.back();
+    clear_bit(f.op);
+    unlift(f.op);
+    if (!data_[f.op].pending) ++completed_left_;
+    if (f.undo) {
+      Model::undo(state, data_[f.op], pool_);
+    } else {
+      stack_heap_bytes_ -= f.state.heap_bytes();
+      state = std::move(f.state);
+    }
+    dependent = f.dependent;
+    hash = f.hash;
+    low = f.low;
+    high = f.high;
+    entry = f.resume;
+    choice = f.choice + 1;
+    stack_.pop_back();
   }
 
   // Whether a callable, unlinearized operation equivalent to `op` returns
@@ -310,9 +403,42 @@ class Search {
   bool needed(uint32_t op) const {
     for (int32_t e = next_[head()]; e != end() && !is_return(e); e = next_[e]) {
       const uint32_t other = entry_op_[e];
-      if (!lazy_[other] && Model::helps(data_[op], data_[other], pool_)) return true;
+      if (!lazy_[other] && !anchor_[other] && Model::helps(data_[op], data_[other], pool_)) return true;
     }
     return false;
+  }
+
+  // Anchors and the positions supplying their keys, when every supplied key
+  // is supplied once (see the header); otherwise no anchors.
+  void prepare_blocks() {
+    anchor_.assign(n_, 0);
+    supplier_begin_.assign(n_ + 1, 0);
+    suppliers_.clear();
+    {
+      if (!prune_) return;
+      std::vector<std::pair<int64_t, uint32_t>> supply;  // key, supplying position
+      for (uint32_t i = 0; i < n_; ++i) {
+        if (i % 65536 == 65535) poll_long_step();
+        if (lazy_[i])
+          for (int64_t k : Model::supplied_keys(data_[i], pool_)) supply.emplace_back(k, i);
+      }
+      std::sort(supply.begin(), supply.end());
+      for (size_t i = 1; i < supply.size(); ++i)
+        if (supply[i].first == supply[i - 1].first) return;  // a key supplied twice
+      for (uint32_t i = 0; i < n_; ++i) {
+        if (i % 65536 == 65535) poll_long_step();
+        anchor_[i] = !observer_[i] && Model::is_anchor(data_[i]);
+        const size_t first = suppliers_.size();
+        if (anchor_[i])
+          for (int64_t k : Model::anchor_keys(data_[i], pool_)) {
+            auto it = std::lower_bound(supply.begin(), supply.end(), std::pair<int64_t, uint32_t>(k, 0));
+            if (it != supply.end() && it->first == k) suppliers_.push_back(it->second);
+          }
+        std::sort(suppliers_.begin() + long(first), suppliers_.end());
+        suppliers_.erase(std::unique(suppliers_.begin() + long(first), suppliers_.end()), suppliers_.end());
+        supplier_begin_[i + 1] = uint32_t(suppliers_.size());
+      }
+    }
   }
 
   // Renames values nobody observes to one placeholder (see the header).
@@ -423,6 +549,7 @@ class Search {
     }
     if (prune_) rename_unobserved_values();
     classify(h);
+    prepare_blocks();
     by_return_.resize(n_);
     for (uint32_t i = 0; i < n_; ++i) by_return_[i] = i;
     std::stable_sort(by_return_.begin(), by_return_.end(),
@@ -451,10 +578,13 @@ class Search {
     next_[last] = end();
     prev_[end()] = last;
     bits_.assign((n_ + 63) / 64 + 1, 0);
+    completed_left_ = 0;
+    for (uint32_t i = 0; i < n_; ++i) completed_left_ += !data_[i].pending;
     cache_.reset(n_, &budget);
   }
 
   uint32_t n_ = 0;
+  uint32_t completed_left_ = 0;  // completed operations not linearized
   bool prune_ = true;
   size_t stack_heap_bytes_ = 0;  // heap owned by the states saved on the stack
   std::vector<uint32_t> global_;     // position (call order) -> history index
@@ -462,6 +592,10 @@ class Search {
   std::vector<uint8_t> observer_;    // position -> cannot change the state
   std::vector<uint8_t> lazy_;        // position -> tried only when needed or due
   std::vector<uint8_t> invertible_;  // position -> stepped in place, undone on backtracking
+  std::vector<uint8_t> anchor_;      // position -> forced when admissible, else tried after its block
+  std::vector<uint32_t> supplier_begin_, suppliers_;  // anchor -> positions of the ops supplying its keys
+  std::vector<uint32_t> block_;
+  std::vector<const OpData*> block_data_;
   const int64_t* pool_ = nullptr;
   std::vector<uint64_t> ret_;        // position -> response time
   std::vector<uint32_t> class_;      // position -> equivalence class

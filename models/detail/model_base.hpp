@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 
 #include "models/detail/flat_containers.hpp"
@@ -32,6 +33,12 @@ struct ModelBase {
   static bool invertible(const OpData&) { return false; }
   static void undo(State&, const OpData&, const int64_t*) {}
   static bool helps(const OpData&, const OpData&, const int64_t*) { return false; }
+  // Anchors and the keys lazy operations supply (the search's blocks; see
+  // linearizability/detail/search.hpp). None here.
+  static bool is_anchor(const OpData&) { return false; }
+  static std::span<const int64_t> anchor_keys(const OpData&, const int64_t*) { return {}; }
+  static std::span<const int64_t> supplied_keys(const OpData&, const int64_t*) { return {}; }
+  static bool admits_after(const StateType&, const OpData&, std::span<const OpData* const>, const int64_t*) { return false; }
 };
 
 // Models whose state is (key, value) pairs: map, multimap, kv.
