@@ -1,4 +1,9 @@
 // Loading and saving histories in any format.
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <fstream>
 #include <sstream>
 
@@ -55,6 +60,42 @@ HistoryFormat detect_format(std::string_view s) { return guess_format(s).format;
 
 namespace {
 
+// A file mapped read-only into memory for as long as this object lives.
+class MappedFile {
+ public:
+  explicit MappedFile(const std::string& path) {
+    const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) throw InputError(path + ": cannot open for reading");
+    struct stat st {};
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+      close(fd);
+      throw InputError(path + ": not a regular file");
+    }
+    size_ = size_t(st.st_size);
+    detail::reserve_long_step(size_);  // its pages become resident as they are read
+    if (size_ > 0) {
+      void* p = mmap(nullptr, size_, PROT_READ, MAP_PRIVATE, fd, 0);
+      if (p == MAP_FAILED) {
+        close(fd);
+        throw InputError(path + ": cannot map for reading");
+      }
+      data_ = static_cast<const char*>(p);
+      madvise(p, size_, MADV_SEQUENTIAL);
+    }
+    close(fd);
+  }
+  ~MappedFile() {
+    if (data_) munmap(const_cast<char*>(data_), size_);
+  }
+  MappedFile(const MappedFile&) = delete;
+  MappedFile& operator=(const MappedFile&) = delete;
+  std::string_view contents() const { return {data_ ? data_ : "", size_}; }
+
+ private:
+  const char* data_ = nullptr;
+  size_t size_ = 0;
+};
+
 History read_history(std::string_view data, const std::string& path, std::optional<ModelId> model, HistoryFormat format) {
   switch (format) {
     case HistoryFormat::Binary: {
@@ -71,14 +112,9 @@ History read_history(std::string_view data, const std::string& path, std::option
 }  // namespace
 
 History load_history(const std::string& path, std::optional<ModelId> model, std::optional<HistoryFormat> format) {
-  std::ifstream in(path, std::ios::binary | std::ios::ate);
-  if (!in) throw InputError(path + ": cannot open for reading");
-  const std::streamoff size = in.tellg();
-  if (size < 0) throw InputError(path + ": cannot tell its size");
-  detail::reserve_long_step(size_t(size));  // the file is read whole
-  std::string data(size_t(size), '\0');
-  in.seekg(0);
-  if (!in.read(data.data(), size)) throw InputError(path + ": read error");
+  // Mapped, not copied: a gigabyte-sized history is read in place.
+  const MappedFile file(path);
+  const std::string_view data = file.contents();
   if (format) return read_history(data, path, model, *format);
   // A guessed format is said with any error, so that a damaged binary file
   // does not read as a puzzling JSON-lines message.

@@ -1,4 +1,7 @@
 // warpcheck check FILE: decide linearizability of a history.
+#include <unistd.h>
+
+#include <algorithm>
 #include <fstream>
 #include <iostream>
 
@@ -37,7 +40,9 @@ int run_check(int argc, char** argv) {
   opt.shrink_seconds = args.number("shrink-timeout", 10, 0, 1e7);
   // --memory bounds the whole process's resident memory (RSS), the file
   // and the history included (the searches' caches are part of it).
-  opt.resident_limit_bytes = size_t(args.integer("memory", 4096, 1, 1u << 30)) << 20;
+  // Default: half the machine's physical memory.
+  const uint64_t half_ram_mb = std::max<uint64_t>(1, uint64_t(sysconf(_SC_PHYS_PAGES)) * uint64_t(sysconf(_SC_PAGESIZE)) >> 21);
+  opt.resident_limit_bytes = size_t(args.integer("memory", half_ram_mb, 1, 1u << 30)) << 20;
   opt.memory_limit_bytes = SIZE_MAX;
   opt.threads = unsigned(args.integer("threads", 0, 0, 1024));
   opt.partition = !args.flag("no-partition");

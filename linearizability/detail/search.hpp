@@ -72,9 +72,10 @@
 #include <algorithm>
 #include <cstdint>
 #include <span>
-#include <unordered_map>
 #include <unordered_set>
 #include <vector>
+
+#include <absl/container/flat_hash_map.h>
 
 #include "linearizability/detail/budget.hpp"
 #include "linearizability/detail/memo_cache.hpp"
@@ -119,6 +120,7 @@ class Search {
     } catch (const BudgetExhausted& e) {
       budget.memory_used.fetch_sub(reported_bytes, std::memory_order_relaxed);
       stack_.clear();
+      saved_states_.clear();
       result.outcome = e.why == BudgetStop::Memory   ? SearchOutcome::OutOfMemory
                        : e.why == BudgetStop::Time ? SearchOutcome::OutOfTime
                                                    : SearchOutcome::Cancelled;
@@ -138,6 +140,7 @@ class Search {
     uint64_t hash = 0;
     int32_t low = 0, high = -1;
     stack_.clear();
+    saved_states_.clear();
     int32_t entry = next_[head()];
     uint32_t choice = 0;
     uint64_t iterations = 0;
@@ -162,10 +165,12 @@ class Search {
       }
       if (next) {
         stack_heap_bytes_ += state.heap_bytes();
-        stack_.push_back(Frame{op, with_choice, call_entry_[op], forced, false, std::move(state), hash, low, high, dependent});
+        stack_heap_bytes_ += sizeof(State);
+        saved_states_.push_back(std::move(state));
+        stack_.push_back(Frame{op, with_choice, call_entry_[op], forced, false, hash, low, high, dependent});
         state = std::move(*next);
       } else {
-        stack_.push_back(Frame{op, with_choice, call_entry_[op], forced, true, State{}, hash, low, high, dependent});
+        stack_.push_back(Frame{op, with_choice, call_entry_[op], forced, true, hash, low, high, dependent});
       }
       dependent = next_dependent;
       if (!data_[op].pending) --completed_left_;
@@ -334,8 +339,7 @@ class Search {
     uint32_t choice;
     int32_t resume;  // backtracking resumes the scan here, with choice + 1
     bool forced;  // no alternatives: a forced observer, or a lazy operation at its deadline
-    bool undo;    // invertible: undo the step instead of restoring `state`
-    State state;  // state before the operation, unless `undo`
+    bool undo;    // invertible: undo the step; else the state before it is saved_states_.back()
     uint64_t hash;
     int32_t low, high;
     uint32_t dependent;
@@ -373,8 +377,9 @@ class Search {
     if (f.undo) {
       Model::undo(state, data_[f.op], pool_);
     } else {
-      stack_heap_bytes_ -= f.state.heap_bytes();
-      state = std::move(f.state);
+      stack_heap_bytes_ -= saved_states_.back().heap_bytes() + sizeof(State);
+      state = std::move(saved_states_.back());
+      saved_states_.pop_back();
     }
     dependent = f.dependent;
     hash = f.hash;
@@ -416,23 +421,20 @@ class Search {
     suppliers_.clear();
     {
       if (!prune_) return;
-      std::vector<std::pair<int64_t, uint32_t>> supply;  // key, supplying position
+      absl::flat_hash_map<int64_t, uint32_t> supply;  // key -> supplying position
       for (uint32_t i = 0; i < n_; ++i) {
         if (i % 65536 == 65535) poll_long_step();
         if (lazy_[i])
-          for (int64_t k : Model::supplied_keys(data_[i], pool_)) supply.emplace_back(k, i);
+          for (int64_t k : Model::supplied_keys(data_[i], pool_))
+            if (!supply.try_emplace(k, i).second) return;  // a key supplied twice: no anchors
       }
-      std::sort(supply.begin(), supply.end());
-      for (size_t i = 1; i < supply.size(); ++i)
-        if (supply[i].first == supply[i - 1].first) return;  // a key supplied twice
       for (uint32_t i = 0; i < n_; ++i) {
         if (i % 65536 == 65535) poll_long_step();
         anchor_[i] = !observer_[i] && Model::is_anchor(data_[i]);
         const size_t first = suppliers_.size();
         if (anchor_[i])
           for (int64_t k : Model::anchor_keys(data_[i], pool_)) {
-            auto it = std::lower_bound(supply.begin(), supply.end(), std::pair<int64_t, uint32_t>(k, 0));
-            if (it != supply.end() && it->first == k) suppliers_.push_back(it->second);
+            if (auto it = supply.find(k); it != supply.end()) suppliers_.push_back(it->second);
           }
         std::sort(suppliers_.begin() + long(first), suppliers_.end());
         suppliers_.erase(std::unique(suppliers_.begin() + long(first), suppliers_.end()), suppliers_.end());
@@ -483,7 +485,7 @@ class Search {
         return size_t(x);
       }
     };
-    std::unordered_map<Key, uint32_t, KeyHash> ids;
+    absl::flat_hash_map<Key, uint32_t, KeyHash> ids;
     ids.reserve(n_ * 2);
     class_.resize(n_);
     class_size_.clear();
@@ -607,6 +609,7 @@ class Search {
   std::vector<int32_t> call_entry_, return_entry_;
   std::vector<uint64_t> bits_;
   std::vector<Frame> stack_;
+  std::vector<State> saved_states_;  // the states before the stack's non-invertible steps, in order
   MemoCache<State> cache_;
 };
 
