@@ -15,6 +15,7 @@ constexpr char kMagic[8] = {'W', 'C', 'H', 'I', 'S', 'T', '\x1a', '\n'};
 constexpr uint32_t kVersion = 1;
 constexpr uint32_t kRecordSize = 96;
 constexpr uint32_t kFlagIncomplete = 1;
+constexpr uint32_t kFlagStringValues = 2;  // a string table follows the configuration
 constexpr uint8_t kOpPending = 1, kOpHasHint = 2;
 
 // Word-at-a-time checksum: fast on 100 MB histories, and any flipped bit or
@@ -92,11 +93,18 @@ void write_binary(const History& h, std::ostream& out) {
   w.put(h.meta.seed);
   w.put(uint64_t(h.ops.size()));
   w.put(uint64_t(h.key_pool.size()));
-  w.put(uint32_t(h.meta.incomplete ? kFlagIncomplete : 0));
+  w.put(uint32_t((h.meta.incomplete ? kFlagIncomplete : 0) | (h.meta.string_values ? kFlagStringValues : 0)));
   w.put(uint32_t(h.model().name.size()));
   w.bytes(h.model().name);
   w.put(uint32_t(h.meta.config.size()));
   w.bytes(h.meta.config);
+  if (h.meta.string_values) {
+    w.put(uint32_t(h.strings.size()));
+    for (const std::string& str : h.strings) {
+      w.put(uint32_t(str.size()));
+      w.bytes(str);
+    }
+  }
   w.buffer().reserve(w.buffer().size() + h.ops.size() * kRecordSize + h.key_pool.size() * 8 + 8);
   for (const Operation& op : h.ops) {
     const OpData& d = op.data;
@@ -134,13 +142,20 @@ History read_binary(std::string_view bytes, const std::string& source) {
   const uint64_t op_count = r.get<uint64_t>();
   const uint64_t pool_count = r.get<uint64_t>();
   const uint32_t flags = r.get<uint32_t>();
-  if (flags & ~kFlagIncomplete) r.fail("unknown header flags");
+  if (flags & ~(kFlagIncomplete | kFlagStringValues)) r.fail("unknown header flags");
   h.meta.incomplete = flags & kFlagIncomplete;
+  h.meta.string_values = flags & kFlagStringValues;
   std::string model(r.bytes(r.get<uint32_t>(), "the model name"));
   const ModelInfo* info = find_model(model);
   if (!info) r.fail("unknown model " + detail::quoted(model));
   h.meta.model = info->id;
   h.meta.config = std::string(r.bytes(r.get<uint32_t>(), "the configuration"));
+  if (h.meta.string_values) {
+    const uint32_t count = r.get<uint32_t>();
+    if (count > r.left() / 4) r.fail("truncated: header promises " + std::to_string(count) + " strings");
+    h.strings.resize(count);
+    for (std::string& str : h.strings) str = std::string(r.bytes(r.get<uint32_t>(), "a string value"));
+  }
   // Sizes are checked by division first: a corrupt count must not overflow.
   if (op_count > r.left() / kRecordSize) r.fail("truncated: header promises " + std::to_string(op_count) + " operations");
   if (pool_count > (r.left() - op_count * kRecordSize) / 8) r.fail("truncated: header promises " + std::to_string(pool_count) + " pooled keys");
@@ -188,6 +203,7 @@ History read_binary(std::string_view bytes, const std::string& source) {
   if (auto dup = first_duplicate_id(h.ops))
     throw InputError(source + ": record " + std::to_string(*dup) + ": duplicate operation id " + std::to_string(h.ops[*dup].id));
   if (auto err = key_pool_error(h)) throw InputError(source + ": " + *err);
+  if (auto err = string_table_error(h)) throw InputError(source + ": " + *err);
   return h;
 }
 

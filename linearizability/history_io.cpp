@@ -96,7 +96,11 @@ class MappedFile {
   size_t size_ = 0;
 };
 
-History read_history(std::string_view data, const std::string& path, std::optional<ModelId> model, HistoryFormat format) {
+History read_history(std::string_view data, const std::string& path, std::optional<ModelId> model, HistoryFormat format,
+                     const ImportOptions& import) {
+  if (import.any() && format != HistoryFormat::Edn)
+    throw InputError(path + ": --initial, --nil-reads and --failed-cas are for EDN histories; this one is read as " +
+                     std::string(format_name(format)));
   switch (format) {
     case HistoryFormat::Binary: {
       History h = read_binary(data, path);
@@ -104,23 +108,24 @@ History read_history(std::string_view data, const std::string& path, std::option
       return h;
     }
     case HistoryFormat::JsonLines: return read_jsonl(data, path, model);
-    case HistoryFormat::Edn: return read_edn(data, path, model);
+    case HistoryFormat::Edn: return read_edn(data, path, model, import);
   }
   throw InputError(path + ": unknown format");
 }
 
 }  // namespace
 
-History load_history(const std::string& path, std::optional<ModelId> model, std::optional<HistoryFormat> format) {
+History load_history(const std::string& path, std::optional<ModelId> model, std::optional<HistoryFormat> format,
+                     const ImportOptions& import) {
   // Mapped, not copied: a gigabyte-sized history is read in place.
   const MappedFile file(path);
   const std::string_view data = file.contents();
-  if (format) return read_history(data, path, model, *format);
+  if (format) return read_history(data, path, model, *format, import);
   // A guessed format is said with any error, so that a damaged binary file
   // does not read as a puzzling JSON-lines message.
   const FormatGuess guess = guess_format(data);
   try {
-    return read_history(data, path, model, guess.format);
+    return read_history(data, path, model, guess.format, import);
   } catch (const InputError& e) {
     throw InputError(std::string(e.what()) + " [read as " + std::string(format_name(guess.format)) + " because " + guess.why +
                      "; --format chooses]");
@@ -155,6 +160,7 @@ void validate_history(const History& h, const std::string& source) {
   if (auto dup = first_duplicate_id(h.ops))
     throw InputError(source + ": operation " + std::to_string(*dup) + ": duplicate operation id " + std::to_string(h.ops[*dup].id));
   if (auto err = key_pool_error(h)) throw InputError(source + ": " + *err);
+  if (auto err = string_table_error(h)) throw InputError(source + ": " + *err);
 }
 
 }  // namespace warpcheck

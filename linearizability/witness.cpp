@@ -6,6 +6,8 @@
 
 #include <span>
 
+#include "models/detail/value_strings.hpp"
+
 namespace warpcheck {
 
 namespace {
@@ -91,6 +93,7 @@ std::optional<std::string> witness_error(const History& h, const std::vector<uin
   }
   for (size_t i = 0; i < h.ops.size(); ++i)
     if (!seen[i] && !h.ops[i].pending()) return "completed operation id " + std::to_string(h.ops[i].id) + " is missing from the order";
+  const detail::ScopedValueStrings strings(h.strings);
   return visit_model(h.meta.model, [&](auto model) { return replay<decltype(model)>(h, witness); });
 }
 

@@ -38,8 +38,11 @@ void run_sequentially(const SyntheticHistorySpec& spec, const Draw& draw, Histor
   for (size_t i = 0; i < spec.operations; ++i) {
     Operation& op = h.ops[i];
     OpData& d = op.data;
-    const OpSpec& os = spec.phases ? Model::ops[std::min<size_t>(i * 2 / std::max<size_t>(spec.operations, 1), std::size(Model::ops) - 1)]
-                                   : Model::ops[draw.below(i, kKind, std::size(Model::ops))];
+    // Integer values only: no appends (they come last in a model's list).
+    const size_t kinds = size_t(std::count_if(std::begin(Model::ops), std::end(Model::ops),
+                                              [](const OpSpec& o) { return o.kind != OpKind::Append; }));
+    const OpSpec& os = spec.phases ? Model::ops[std::min<size_t>(i * 2 / std::max<size_t>(spec.operations, 1), kinds - 1)]
+                                   : Model::ops[draw.below(i, kKind, kinds)];
     d.kind = os.kind;
     d.key = int64_t(draw.below(i, kKey, uint64_t(std::max<int64_t>(spec.keys, 1))));
     auto& state = states.try_emplace(Model::partition_by_key ? d.key : 0, Model::initial()).first->second;

@@ -99,6 +99,11 @@ RC_GTEST_PROP(OracleAgreement, BatchedDistinctKeyPriorityQueues, ()) {
   expect_agreement(h);
 }
 
+// Key-value stores with string values and appends (Porcupine's model).
+RC_GTEST_PROP(OracleAgreement, KvStringsWithAppends, ()) {
+  expect_agreement(random_kv_string_history(8));
+}
+
 // The classic hard shape for sets: one key, everything overlapping.
 RC_GTEST_PROP(OracleAgreement, SingleKeyHeavyOverlapSets, ()) {
   History h = random_history(ModelId::Set, 12, 1);

@@ -32,7 +32,7 @@ int report_unknown_before_check(const std::string& why, bool json) {
 int run_check(int argc, char** argv) {
   // --timeout counts from here: reading the file is part of the wait.
   const auto started = std::chrono::steady_clock::now();
-  Args args(argc, argv, 2, {"model", "format", "timeout", "shrink-timeout", "memory", "threads", "algo", "html"}, {"json", "no-partition", "no-shrink", "no-prune"});
+  Args args(argc, argv, 2, {"model", "format", "timeout", "shrink-timeout", "memory", "threads", "algo", "html", "initial", "nil-reads", "failed-cas"}, {"json", "no-partition", "no-shrink", "no-prune"});
   if (args.positional().size() != 1) throw UsageError("usage: warpcheck check FILE [--model M] [--timeout S] [--memory MB] [--json]");
   CheckOptions opt;
   opt.timeout_seconds = args.number("timeout", 60, 0.001, 1e7);
@@ -61,7 +61,7 @@ int run_check(int argc, char** argv) {
     loading.resident_limit = opt.resident_limit_bytes;
     const auto poller = loading.install();
     try {
-      h = load_history(args.positional()[0], model_option(args), format_option(args));
+      h = load_history(args.positional()[0], model_option(args), format_option(args), import_options(args));
     } catch (const detail::BudgetExhausted& e) {
       return report_unknown_before_check(std::string(e.why == detail::BudgetStop::Memory ? "memory" : "time") +
                                              " budget ran out while reading the history",

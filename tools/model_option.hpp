@@ -23,4 +23,20 @@ inline std::optional<HistoryFormat> format_option(const Args& args, const char* 
   return f;
 }
 
+// --initial VALUE, --nil-reads absent|unknown, --failed-cas drop|false:
+// reading EDN the way Knossos or Porcupine does.
+inline constexpr const char* kImportOptionNames[] = {"initial", "nil-reads", "failed-cas"};
+
+inline ImportOptions import_options(const Args& args) {
+  ImportOptions o;
+  o.initial = args.value("initial");
+  const std::string nil = args.value("nil-reads").value_or("absent");
+  if (nil != "absent" && nil != "unknown") throw UsageError("--nil-reads must be absent or unknown, got " + detail::quoted(nil));
+  o.nil_reads_unknown = nil == "unknown";
+  const std::string cas = args.value("failed-cas").value_or("drop");
+  if (cas != "drop" && cas != "false") throw UsageError("--failed-cas must be drop or false, got " + detail::quoted(cas));
+  o.failed_cas_returns_false = cas == "false";
+  return o;
+}
+
 }  // namespace warpcheck::cli

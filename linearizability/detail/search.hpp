@@ -81,6 +81,7 @@
 #include "linearizability/detail/memo_cache.hpp"
 #include "linearizability/history.hpp"
 #include "models/detail/long_step.hpp"
+#include "models/detail/value_strings.hpp"
 
 namespace warpcheck::detail {
 
@@ -113,6 +114,7 @@ class Search {
     // Long model steps and cache growth poll the budget and throw when it
     // is spent; the search's state is then discarded.
     const detail::ScopedLongStepPoller poller = budget.install();
+    const detail::ScopedValueStrings strings(h.strings);
     SearchResult result;
     size_t reported_bytes = 0;
     try {
@@ -451,6 +453,9 @@ class Search {
   }
 
   void rename_unobserved_values() {
+    // Appended pieces are compared by their text, joined: none is unobserved.
+    for (const OpData& d : data_)
+      if (d.kind == OpKind::Append) return;
     std::unordered_set<int64_t> observed;
     for (const OpData& d : data_) {
       if (!d.pending && d.result_kind == ResultKind::Value) observed.insert(d.result);

@@ -38,8 +38,10 @@ class Shrinker {
     out.history.meta = h.meta;
     out.history.meta.incomplete = false;
     out.history.key_pool = h.key_pool;
+    out.history.strings = h.strings;
     scratch_.meta = h.meta;
     scratch_.key_pool = h.key_pool;
+    scratch_.strings = h.strings;
     for (uint32_t i : part) out.history.ops.push_back(h.ops[i]);
     std::stable_sort(out.history.ops.begin(), out.history.ops.end(),
                      [](const Operation& a, const Operation& b) { return a.call < b.call; });
@@ -47,6 +49,7 @@ class Shrinker {
     drop_state_preserving_ops(out.history.ops);
     out.minimal = !gave_up_;
     compact_key_pool(out.history);
+    compact_strings(out.history);
     std::erase_if(out.cut, [&](uint64_t id) {
       return std::none_of(out.history.ops.begin(), out.history.ops.end(), [&](const Operation& op) { return op.id == id; });
     });
