@@ -12,7 +12,8 @@ namespace warpcheck::cli {
 int run_generate(int argc, char** argv) {
   Args args(argc, argv, 2, {"model", "ops", "keys", "overlap", "pending", "seed", "teams", "batch", "warp-batch", "out", "format", "wrong-pops"},
             {"hints", "full-batches", "phases"});
-  if (!args.positional().empty()) throw UsageError("usage: warpcheck gen --out FILE [--model M] [--ops N] [--keys K] [--overlap W] [--pending P] [--seed S]");
+  if (!args.positional().empty()) throw UsageError("usage: warpcheck gen --out FILE [--model M] [--ops N] [--keys K] [--overlap W] [--pending P] [--seed S] "
+                                                   "[--batch B] [--full-batches] [--phases] [--wrong-pops N]");
   auto out = args.value("out");
   if (!out) throw UsageError("warpcheck gen needs --out FILE");
   SyntheticHistorySpec spec;

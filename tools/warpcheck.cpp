@@ -17,9 +17,13 @@ constexpr const char* kUsage =
     "  check FILE [--model M] [--format bin|jsonl|edn] [--timeout S] [--memory MB]\n"
     "             [--threads N] [--no-partition] [--no-shrink] [--no-prune] [--shrink-timeout S]\n"
     "             [--algo auto|search|hint-replay] [--json] [--html OUT.html]\n"
-    "  convert IN OUT [--from bin|jsonl|edn] [--to bin|jsonl] [--model M]\n"
+    "             [--initial VALUE] [--nil-reads absent|unknown] [--failed-cas drop|false]\n"
+    "     --timeout S: the whole command, reading the file included (default 60)\n"
+    "     --memory MB: the process's resident memory, history included (default half the machine's)\n"
+    "     --initial, --nil-reads, --failed-cas: read EDN as Knossos or Porcupine do (docs/history-format.md)\n"
+    "  convert IN OUT [--from bin|jsonl|edn] [--to bin|jsonl] [--model M] [--initial V] [--nil-reads R] [--failed-cas C]\n"
     "  gen --out FILE [--model M] [--ops N] [--keys K] [--overlap W] [--pending P] [--seed S] [--hints]\n"
-    "      [--batch B] [--warp-batch 32] [--teams T]\n"
+    "      [--batch B] [--warp-batch 32] [--teams T] [--full-batches] [--phases] [--wrong-pops N]\n"
     "models: set, map, multimap, pq, register, cas-register, kv\n"
     "exit codes: 0 linearizable, 1 violation, 2 unknown, 3 bad input or usage\n";
 
