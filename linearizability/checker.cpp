@@ -185,7 +185,23 @@ CheckResult check_history(const History& h, const CheckOptions& options) {
   const auto started = Clock::now();
   std::optional<HintReplay> replay;
   if (options.algorithm != Algorithm::Search) {
-    replay = replay_hints(h);
+    // The replay steps the model through every operation: it polls the
+    // same budget as the search.
+    Budget budget;
+    budget.deadline = std::min(options.deadline, after(options.timeout_seconds));
+    budget.resident_limit = options.resident_limit_bytes;
+    const auto poller = budget.install();
+    try {
+      replay = replay_hints(h);
+    } catch (const detail::BudgetExhausted& e) {
+      CheckResult r;
+      r.operations = h.ops.size();
+      r.algorithm = "linearization-point replay";
+      r.reason = std::string(e.why == detail::BudgetStop::Memory ? "memory" : "time") +
+                 " budget ran out while replaying the linearization points";
+      r.seconds = std::chrono::duration<double>(Clock::now() - started).count();
+      return r;
+    }
     if (options.algorithm == Algorithm::HintReplay && replay->outcome == HintReplay::Outcome::NotApplicable)
       throw InputError("cannot replay linearization points: " + replay->detail);
   }

@@ -6,6 +6,7 @@
 
 #include <span>
 
+#include "models/detail/long_step.hpp"
 #include "models/detail/value_strings.hpp"
 
 namespace warpcheck {
@@ -30,6 +31,7 @@ std::optional<std::string> replay_in_order(const History& h, std::span<const uin
   size_t i = 0, deepest = 0;
   uint32_t choice = 0;
   while (i < order.size()) {
+    if (i % 65536 == 65535) detail::poll_long_step();
     const OpData& d = h.ops[order[i]].data;
     const uint32_t choices = Model::choices(state, d, pool);
     bool applied = false;

@@ -29,6 +29,7 @@ class MemoCache {
     budget_ = budget;
     size_t cap = 64;
     while (cap < expected_entries * 2) cap *= 2;
+    if (budget_ && table_.size() != cap) budget_->reserve(cap * sizeof(Slot));
     if (table_.size() != cap || count_ != 0) table_.assign(cap, Slot{});
     count_ = 0;
     state_heap_bytes_ = 0;

@@ -71,6 +71,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <numeric>
 #include <span>
 #include <unordered_set>
 #include <vector>
@@ -79,6 +80,7 @@
 
 #include "linearizability/detail/budget.hpp"
 #include "linearizability/detail/memo_cache.hpp"
+#include "linearizability/detail/radix_order.hpp"
 #include "linearizability/history.hpp"
 #include "models/detail/long_step.hpp"
 #include "models/detail/value_strings.hpp"
@@ -495,6 +497,7 @@ class Search {
     class_.resize(n_);
     class_size_.clear();
     for (uint32_t i = 0; i < n_; ++i) {
+      if (i % 65536 == 65535) poll_long_step();
       auto [it, fresh] = ids.try_emplace(Key{&data_[i], h.key_pool.data()}, uint32_t(class_size_.size()));
       if (fresh) class_size_.push_back(0);
       class_[i] = it->second;
@@ -539,8 +542,14 @@ class Search {
   // Orders the operations by invocation and builds the event list.
   void prepare(const History& h, std::span<const uint32_t> indices, const Budget& budget) {
     n_ = uint32_t(indices.size());
-    global_.assign(indices.begin(), indices.end());
-    std::stable_sort(global_.begin(), global_.end(), [&](uint32_t a, uint32_t b) { return h.ops[a].call < h.ops[b].call; });
+    // Positions in invocation order (stable), then history indices.
+    std::vector<uint64_t> times(n_);
+    for (uint32_t i = 0; i < n_; ++i) times[i] = h.ops[indices[i]].call;
+    std::vector<uint32_t> by_call(n_);
+    std::iota(by_call.begin(), by_call.end(), 0u);
+    radix_order(times, by_call);
+    global_.resize(n_);
+    for (uint32_t i = 0; i < n_; ++i) global_[i] = indices[by_call[i]];
     data_.resize(n_);
     observer_.resize(n_);
     lazy_.resize(n_);
@@ -554,13 +563,14 @@ class Search {
       invertible_[i] = prune_ && (observer_[i] || Model::invertible(data_[i]));
       ret_[i] = h.ops[global_[i]].ret;
     }
+    poll_long_step();
     if (prune_) rename_unobserved_values();
     classify(h);
+    poll_long_step();
     prepare_blocks();
     by_return_.resize(n_);
     for (uint32_t i = 0; i < n_; ++i) by_return_[i] = i;
-    std::stable_sort(by_return_.begin(), by_return_.end(),
-                     [&](uint32_t a, uint32_t b) { return h.ops[global_[a]].ret < h.ops[global_[b]].ret; });
+    radix_order(ret_, by_return_);
     const size_t entries = 2 * size_t(n_) + 2;
     next_.resize(entries);
     prev_.resize(entries);
@@ -587,6 +597,7 @@ class Search {
     bits_.assign((n_ + 63) / 64 + 1, 0);
     completed_left_ = 0;
     for (uint32_t i = 0; i < n_; ++i) completed_left_ += !data_[i].pending;
+    poll_long_step();
     cache_.reset(n_, &budget);
   }
 
