@@ -5,7 +5,7 @@
 // took seconds there, and could not be interrupted.
 #pragma once
 
-#include <array>
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -15,10 +15,15 @@ namespace warpcheck::detail {
 
 // Reorders `order` (positions into `keys`) stably by keys[position].
 inline void radix_order(const std::vector<uint64_t>& keys, std::vector<uint32_t>& order) {
+  if (order.size() < 65536) {  // small: a comparison sort costs less than the digit tables
+    std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return keys[a] < keys[b]; });
+    return;
+  }
   std::vector<uint32_t> next(order.size());
+  std::vector<size_t> count(65537);
   for (int shift = 0; shift < 64; shift += 16) {
     poll_long_step();
-    std::array<size_t, 65537> count{};
+    std::fill(count.begin(), count.end(), 0);
     for (uint32_t p : order) ++count[((keys[p] >> shift) & 0xffff) + 1];
     bool one_digit = false;
     for (size_t d = 1; d <= 65536; ++d) one_digit |= count[d] == order.size();
