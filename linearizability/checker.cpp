@@ -38,7 +38,7 @@ Clock::time_point after(double seconds) {
 
 template <class Model>
 Counterexample refute(const History& h, const Partitions& parts, size_t part, const CheckOptions& opt,
-                      Clock::time_point deadline, Search<Model>& search) {
+                      Clock::time_point deadline, Search<Model>& search, uint64_t stuck_at) {
   Counterexample cx;
   cx.shrunk_from = parts.size(part);
   if (parts.by_key) cx.key = parts.key[part];
@@ -46,8 +46,9 @@ Counterexample refute(const History& h, const Partitions& parts, size_t part, co
   Budget budget;
   budget.deadline = opt.shrink ? std::min(deadline, after(opt.shrink_seconds)) : after(0);
   budget.memory_limit = opt.memory_limit_bytes;
+  budget.resident_limit = opt.resident_limit_bytes;
   detail::Shrinker<Model> shrinker(search, budget);
-  auto shrunk = shrinker.shrink(h, ops);
+  auto shrunk = shrinker.shrink(h, ops, stuck_at);
   cx.history = std::move(shrunk.history);
   cx.cut = std::move(shrunk.cut);
   cx.minimal = shrunk.minimal;
@@ -55,7 +56,9 @@ Counterexample refute(const History& h, const Partitions& parts, size_t part, co
   // quadratic in depth: affordable on a shrunk history only.
   if (cx.history.ops.size() <= 256) {
     Budget explain_budget;
-    explain_budget.deadline = after(std::max(1.0, opt.shrink_seconds));
+    explain_budget.deadline = std::min(deadline, after(std::max(1.0, opt.shrink_seconds)));
+    explain_budget.memory_limit = opt.memory_limit_bytes;
+    explain_budget.resident_limit = opt.resident_limit_bytes;
     std::vector<uint32_t> all(cx.history.ops.size());
     for (uint32_t i = 0; i < all.size(); ++i) all[i] = i;
     SearchResult r = search.run(cx.history, all, explain_budget, /*explain=*/true);
@@ -77,8 +80,9 @@ CheckResult check_typed(const History& h, const CheckOptions& opt) {
   CheckResult result;
   result.operations = h.ops.size();
   Budget budget;
-  budget.deadline = after(opt.timeout_seconds);
+  budget.deadline = std::min(opt.deadline, after(opt.timeout_seconds));
   budget.memory_limit = opt.memory_limit_bytes;
+  budget.resident_limit = opt.resident_limit_bytes;
 
   const Partitions parts = partition_history(h, opt.partition && Model::partition_by_key);
   const size_t count = parts.count();
@@ -135,7 +139,7 @@ CheckResult check_typed(const History& h, const CheckOptions& opt) {
 
   if (refuted) {
     result.verdict = Verdict::Violation;
-    result.counterexample = refute(h, parts, *refuted, opt, budget.deadline, searches[0]);
+    result.counterexample = refute(h, parts, *refuted, opt, budget.deadline, searches[0], results[*refuted].stuck_at);
     const Counterexample& cx = *result.counterexample;
     result.reason = "no linearization exists for " + std::to_string(cx.history.ops.size()) + " operation(s)" +
                     (cx.key ? " on key " + std::to_string(*cx.key) : std::string()) + (cx.minimal ? " (minimal)" : " (not shrunk to minimal)");
@@ -186,7 +190,23 @@ CheckResult check_history(const History& h, const CheckOptions& options) {
   const auto started = Clock::now();
   std::optional<HintReplay> replay;
   if (options.algorithm != Algorithm::Search) {
-    replay = replay_hints(h);
+    // The replay steps the model through every operation: it polls the
+    // same budget as the search.
+    Budget budget;
+    budget.deadline = std::min(options.deadline, after(options.timeout_seconds));
+    budget.resident_limit = options.resident_limit_bytes;
+    const auto poller = budget.install();
+    try {
+      replay = replay_hints(h);
+    } catch (const detail::BudgetExhausted& e) {
+      CheckResult r;
+      r.operations = h.ops.size();
+      r.algorithm = "linearization-point replay";
+      r.reason = std::string(e.why == detail::BudgetStop::Memory ? "memory" : "time") +
+                 " budget ran out while replaying the linearization points";
+      r.seconds = std::chrono::duration<double>(Clock::now() - started).count();
+      return r;
+    }
     if (options.algorithm == Algorithm::HintReplay && replay->outcome == HintReplay::Outcome::NotApplicable)
       throw InputError("cannot replay linearization points: " + replay->detail);
   }

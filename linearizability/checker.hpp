@@ -9,6 +9,8 @@
 //  - UNKNOWN, with the reason (budget spent, incomplete run) and progress.
 #pragma once
 
+#include <chrono>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -30,8 +32,12 @@ enum class Algorithm { Auto, Search, HintReplay };
 struct CheckOptions {
   Algorithm algorithm = Algorithm::Auto;
   double timeout_seconds = 60;      // whole check, shrinking included
+  // An earlier end for the whole check, when the caller's clock started
+  // before it (the command line counts reading the file).
+  std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max();
   double shrink_seconds = 10;       // at most this much of it spent shrinking
-  size_t memory_limit_bytes = size_t(4) << 30;
+  size_t memory_limit_bytes = size_t(4) << 30;  // what the searches' caches and stacks may hold
+  size_t resident_limit_bytes = SIZE_MAX;       // what the whole process may have resident (RSS)
   unsigned threads = 0;             // 0: one per core, for histories large enough to pay for threads
   bool partition = true;            // split by key where the model allows
   bool shrink = true;

@@ -3,7 +3,9 @@
 // image, so the file does not depend on the compiler's padding.
 #include <cstring>
 
+#include "linearizability/detail/quote.hpp"
 #include "linearizability/formats.hpp"
+#include "models/detail/long_step.hpp"
 
 namespace warpcheck {
 
@@ -13,6 +15,7 @@ constexpr char kMagic[8] = {'W', 'C', 'H', 'I', 'S', 'T', '\x1a', '\n'};
 constexpr uint32_t kVersion = 1;
 constexpr uint32_t kRecordSize = 96;
 constexpr uint32_t kFlagIncomplete = 1;
+constexpr uint32_t kFlagStringValues = 2;  // a string table follows the configuration
 constexpr uint8_t kOpPending = 1, kOpHasHint = 2;
 
 // Word-at-a-time checksum: fast on 100 MB histories, and any flipped bit or
@@ -90,11 +93,18 @@ void write_binary(const History& h, std::ostream& out) {
   w.put(h.meta.seed);
   w.put(uint64_t(h.ops.size()));
   w.put(uint64_t(h.key_pool.size()));
-  w.put(uint32_t(h.meta.incomplete ? kFlagIncomplete : 0));
+  w.put(uint32_t((h.meta.incomplete ? kFlagIncomplete : 0) | (h.meta.string_values ? kFlagStringValues : 0)));
   w.put(uint32_t(h.model().name.size()));
   w.bytes(h.model().name);
   w.put(uint32_t(h.meta.config.size()));
   w.bytes(h.meta.config);
+  if (h.meta.string_values) {
+    w.put(uint32_t(h.strings.size()));
+    for (const std::string& str : h.strings) {
+      w.put(uint32_t(str.size()));
+      w.bytes(str);
+    }
+  }
   w.buffer().reserve(w.buffer().size() + h.ops.size() * kRecordSize + h.key_pool.size() * 8 + 8);
   for (const Operation& op : h.ops) {
     const OpData& d = op.data;
@@ -120,7 +130,10 @@ std::string detail::seal_binary(std::string_view body) {
 
 History read_binary(std::string_view bytes, const std::string& source) {
   ByteReader r(bytes, source);
-  if (r.bytes(8, "the magic number") != std::string_view(kMagic, 8)) r.fail("not a warpcheck binary history (bad magic)");
+  const std::string_view magic = r.bytes(8, "the magic number");
+  if (magic != std::string_view(kMagic, 8))
+    r.fail("not a warpcheck binary history: the magic number is " + detail::quoted(magic) + ", not " +
+           detail::quoted(std::string_view(kMagic, 8)));
   const uint32_t version = r.get<uint32_t>();
   if (version != kVersion) r.fail("unsupported format version " + std::to_string(version) + " (this build reads 1)");
   if (r.get<uint32_t>() != kRecordSize) r.fail("record size is not " + std::to_string(kRecordSize));
@@ -129,13 +142,20 @@ History read_binary(std::string_view bytes, const std::string& source) {
   const uint64_t op_count = r.get<uint64_t>();
   const uint64_t pool_count = r.get<uint64_t>();
   const uint32_t flags = r.get<uint32_t>();
-  if (flags & ~kFlagIncomplete) r.fail("unknown header flags");
+  if (flags & ~(kFlagIncomplete | kFlagStringValues)) r.fail("unknown header flags");
   h.meta.incomplete = flags & kFlagIncomplete;
+  h.meta.string_values = flags & kFlagStringValues;
   std::string model(r.bytes(r.get<uint32_t>(), "the model name"));
   const ModelInfo* info = find_model(model);
-  if (!info) r.fail("unknown model \"" + model + "\"");
+  if (!info) r.fail("unknown model " + detail::quoted(model));
   h.meta.model = info->id;
   h.meta.config = std::string(r.bytes(r.get<uint32_t>(), "the configuration"));
+  if (h.meta.string_values) {
+    const uint32_t count = r.get<uint32_t>();
+    if (count > r.left() / 4) r.fail("truncated: header promises " + std::to_string(count) + " strings");
+    h.strings.resize(count);
+    for (std::string& str : h.strings) str = std::string(r.bytes(r.get<uint32_t>(), "a string value"));
+  }
   // Sizes are checked by division first: a corrupt count must not overflow.
   if (op_count > r.left() / kRecordSize) r.fail("truncated: header promises " + std::to_string(op_count) + " operations");
   if (pool_count > (r.left() - op_count * kRecordSize) / 8) r.fail("truncated: header promises " + std::to_string(pool_count) + " pooled keys");
@@ -150,31 +170,40 @@ History read_binary(std::string_view bytes, const std::string& source) {
   }
   if (stored != checksum(reinterpret_cast<const unsigned char*>(bytes.data()), body_end))
     throw InputError(source + ": corrupt: checksum mismatch");
+  detail::reserve_long_step(op_count * (sizeof(Operation) + 64) + pool_count * sizeof(int64_t));
   h.ops.resize(op_count);
   h.key_pool.resize(pool_count);
   const size_t records_at = r.pos();
   for (Operation& op : h.ops) {
+    if ((&op - h.ops.data()) % 65536 == 65535) detail::poll_long_step();
     OpData& d = op.data;
     op.id = r.get<uint64_t>(); op.call = r.get<uint64_t>(); op.ret = r.get<uint64_t>(); op.hint = r.get<uint64_t>();
     d.key = r.get<int64_t>(); d.value = r.get<int64_t>(); d.expected = r.get<int64_t>(); d.result = r.get<int64_t>();
     op.team = r.get<uint32_t>(); op.lane = r.get<uint32_t>(); op.launch = r.get<uint32_t>();
     d.keys_begin = r.get<uint32_t>(); d.keys_count = r.get<uint32_t>(); d.out_begin = r.get<uint32_t>(); d.out_count = r.get<uint32_t>();
     const uint8_t kind = r.get<uint8_t>(), result_kind = r.get<uint8_t>(), op_flags = r.get<uint8_t>();
-    r.get<uint8_t>();
+    const uint8_t reserved = r.get<uint8_t>();
+    auto record = [&] { return "record " + std::to_string(&op - h.ops.data()); };
     if (kind >= kOpKindCount || result_kind > uint8_t(ResultKind::Keys) || (op_flags & ~(kOpPending | kOpHasHint)))
-      r.fail("record " + std::to_string(&op - h.ops.data()) + ": invalid kind or flags");
+      r.fail(record() + ": invalid kind or flags");
+    // Every bit of a record means something (the format's promise): a
+    // reserved byte that is not zero is damage or a newer writer.
+    if (reserved != 0) r.fail(record() + ": reserved byte is " + std::to_string(reserved) + ", not 0");
     d.kind = OpKind(kind);
     d.result_kind = ResultKind(result_kind);
     d.pending = op_flags & kOpPending;
     op.has_hint = op_flags & kOpHasHint;
   }
   for (int64_t& k : h.key_pool) k = r.get<int64_t>();
-  for (size_t i = 0; i < h.ops.size(); ++i)
+  for (size_t i = 0; i < h.ops.size(); ++i) {
+    if (i % 65536 == 65535) detail::poll_long_step();
     if (auto err = operation_error(h.model(), h.ops[i], h.key_pool.size()))
       throw InputError(source + ": record " + std::to_string(i) + " (byte " + std::to_string(records_at + i * kRecordSize) + "): " + *err);
+  }
   if (auto dup = first_duplicate_id(h.ops))
     throw InputError(source + ": record " + std::to_string(*dup) + ": duplicate operation id " + std::to_string(h.ops[*dup].id));
   if (auto err = key_pool_error(h)) throw InputError(source + ": " + *err);
+  if (auto err = string_table_error(h)) throw InputError(source + ": " + *err);
   return h;
 }
 

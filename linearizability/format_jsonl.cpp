@@ -1,9 +1,12 @@
 // JSON-lines history format (docs/history-format.md).
 #include <charconv>
+#include <unordered_map>
 
 #include "linearizability/detail/json_cursor.hpp"
+#include "linearizability/detail/string_values.hpp"
 #include "linearizability/formats.hpp"
 #include "linearizability/json_string.hpp"
+#include "models/detail/long_step.hpp"
 
 namespace warpcheck {
 
@@ -16,10 +19,12 @@ struct RawOperation {
   std::optional<uint64_t> id, call, ret_time, hint;
   std::optional<std::string> op;
   std::optional<int64_t> key, value, expected, n;
+  std::optional<std::string> value_text, expected_text;  // string values
   std::optional<std::vector<int64_t>> keys;
   bool ret_seen = false;  // "ret" present, possibly null
   ResultKind ret_kind = ResultKind::None;
   int64_t ret = 0;
+  std::optional<std::string> ret_text;
   std::vector<int64_t> ret_keys;
   uint32_t team = 0, lane = 0, launch = 0;
 };
@@ -38,7 +43,10 @@ uint32_t read_u32(JsonCursor& c) {
 }
 std::vector<int64_t> read_keys(JsonCursor& c) {
   std::vector<int64_t> out;
-  c.parse_array([&] { out.push_back(c.parse_i64()); });
+  c.parse_array([&] {
+    if (out.size() % detail::kKeysPerPoll == detail::kKeysPerPoll - 1) detail::poll_long_step();
+    out.push_back(c.parse_i64());
+  });
   return out;
 }
 
@@ -51,8 +59,13 @@ RawOperation parse_operation_line(JsonCursor& c) {
     else if (name == "launch") r.launch = nullable(c, read_u32).value_or(0);
     else if (name == "op") r.op = c.parse_string();
     else if (name == "key") r.key = nullable(c, read_i64);
-    else if (name == "value") r.value = nullable(c, read_i64);
-    else if (name == "expected") r.expected = nullable(c, read_i64);
+    else if (name == "value") {
+      if (c.peek() == '"') r.value_text = c.parse_string();
+      else r.value = nullable(c, read_i64);
+    } else if (name == "expected") {
+      if (c.peek() == '"') r.expected_text = c.parse_string();
+      else r.expected = nullable(c, read_i64);
+    }
     else if (name == "n") r.n = nullable(c, read_i64);
     else if (name == "keys") r.keys = nullable(c, read_keys);
     else if (name == "call") r.call = nullable(c, read_u64);
@@ -64,27 +77,41 @@ RawOperation parse_operation_line(JsonCursor& c) {
       if (c.consume_literal("null")) r.ret_kind = ResultKind::Absent;
       else if (p == 't' || p == 'f') { r.ret_kind = ResultKind::Bool; r.ret = c.parse_bool(); }
       else if (p == '[') { r.ret_kind = ResultKind::Keys; r.ret_keys = read_keys(c); }
+      else if (p == '"') { r.ret_kind = ResultKind::Value; r.ret_text = c.parse_string(); }
       else { r.ret_kind = ResultKind::Value; r.ret = c.parse_i64(); }
     } else {
-      c.fail("unknown field \"" + name + "\"");
+      c.fail("unknown field " + detail::quoted(name));
     }
   });
   return r;
 }
 
+// A vector about to double asks the budget first: at millions of records
+// one doubling is the largest allocation reading makes.
+template <class Vector>
+void make_room(Vector& v, size_t extra) {
+  if (v.size() + extra <= v.capacity()) return;
+  const size_t capacity = std::max(v.capacity() * 2, v.size() + extra);
+  detail::reserve_long_step(capacity * sizeof(typename Vector::value_type));
+  v.reserve(capacity);
+}
+
 uint32_t append_keys(History& h, const std::vector<int64_t>& keys) {
   if (h.key_pool.size() + keys.size() > UINT32_MAX) throw std::length_error("key pool exceeds 2^32 keys");
+  make_room(h.key_pool, keys.size());
   uint32_t begin = uint32_t(h.key_pool.size());
   h.key_pool.insert(h.key_pool.end(), keys.begin(), keys.end());
   return begin;
 }
 
+using detail::StringValues;
+
 // Turns raw fields into an operation of the model; throws a message.
-Operation build_operation(const RawOperation& r, const ModelInfo& model, History& h, uint64_t ordinal) {
+Operation build_operation(const RawOperation& r, const ModelInfo& model, History& h, uint64_t ordinal, StringValues& strings) {
   if (!r.op) throw std::string("missing \"op\"");
   if (!r.call) throw std::string("missing \"call\"");
   Operation op;
-  if (!parse_op_kind(*r.op, op.data.kind)) throw "unknown operation \"" + *r.op + "\"";
+  if (!parse_op_kind(*r.op, op.data.kind)) throw "unknown operation " + detail::quoted(*r.op);
   const OpSpec* spec = model.spec(op.data.kind);
   if (!spec) throw "operation \"" + *r.op + "\" is not part of model \"" + std::string(model.name) + "\"";
   auto field = [&](const char* name, bool present, uint8_t bit) {
@@ -92,8 +119,8 @@ Operation build_operation(const RawOperation& r, const ModelInfo& model, History
     if (!present && (spec->args & bit)) throw std::string("missing \"") + name + "\" for " + *r.op;
   };
   field("key", r.key.has_value(), kArgKey);
-  field("value", r.value.has_value(), kArgValue);
-  field("expected", r.expected.has_value(), kArgExpected);
+  field("value", r.value.has_value() || r.value_text.has_value(), kArgValue);
+  field("expected", r.expected.has_value() || r.expected_text.has_value(), kArgExpected);
   field("keys", r.keys.has_value(), kArgKeys);
   field("n", r.n.has_value(), kArgCount);
   op.id = r.id.value_or(ordinal);
@@ -106,6 +133,12 @@ Operation build_operation(const RawOperation& r, const ModelInfo& model, History
   d.key = r.key.value_or(0);
   d.value = r.n ? *r.n : r.value.value_or(0);
   d.expected = r.expected.value_or(0);
+  // Canonical order: expected, value, result.
+  if (r.expected_text) d.expected = strings.intern(h, *r.expected_text);
+  else if (r.expected) strings.kind(h, false);
+  if (r.value_text) d.value = strings.intern(h, *r.value_text);
+  else if (r.value) strings.kind(h, false);
+  if (d.kind == OpKind::Append && !r.value_text) throw std::string("append takes a string value");
   if (r.keys && !r.keys->empty()) { d.keys_begin = append_keys(h, *r.keys); d.keys_count = uint32_t(r.keys->size()); }
   if (!r.ret_time) {
     if (r.ret_seen && r.ret_kind != ResultKind::Absent) throw std::string("pending operation (no \"return\") has a \"ret\"");
@@ -123,6 +156,8 @@ Operation build_operation(const RawOperation& r, const ModelInfo& model, History
   }
   d.result_kind = r.ret_kind;
   d.result = r.ret;
+  if (r.ret_text) d.result = strings.intern(h, *r.ret_text);
+  else if (r.ret_kind == ResultKind::Value) strings.kind(h, false);
   if (r.ret_kind == ResultKind::Keys && !r.ret_keys.empty()) { d.out_begin = append_keys(h, r.ret_keys); d.out_count = uint32_t(r.ret_keys.size()); }
   return op;
 }
@@ -143,7 +178,7 @@ void parse_header(JsonCursor& c, History& h, bool& model_named) {
     if (name == "model") {
       std::string m = c.parse_string();
       const ModelInfo* info = find_model(m);
-      if (!info) c.fail("unknown model \"" + m + "\" (known: set, map, multimap, pq, register, cas-register, kv)");
+      if (!info) c.fail("unknown model " + detail::quoted(m) + " (known: set, map, multimap, pq, register, cas-register, kv)");
       h.meta.model = info->id;
       model_named = true;
     } else if (name == "seed") {
@@ -154,7 +189,7 @@ void parse_header(JsonCursor& c, History& h, bool& model_named) {
       if (c.peek() != '{') c.fail("\"config\" must be an object");
       h.meta.config = std::string(c.skip_value());
     } else {
-      c.fail("unknown header field \"" + name + "\"");
+      c.fail("unknown header field " + detail::quoted(name));
     }
   });
 }
@@ -165,8 +200,10 @@ History read_jsonl(std::string_view text, const std::string& source, std::option
   History h;
   bool model_named = false, first = true;
   std::vector<size_t> line_of;  // line number of each operation, for later errors
+  StringValues strings;
   size_t line_no = 0, pos = 0;
   while (pos < text.size()) {
+    if (line_no % 4096 == 4095) detail::poll_long_step();
     size_t end = text.find('\n', pos);
     if (end == std::string_view::npos) end = text.size();
     std::string_view line = text.substr(pos, end - pos);
@@ -183,8 +220,9 @@ History read_jsonl(std::string_view text, const std::string& source, std::option
         if (first && model) h.meta.model = *model;
         RawOperation raw = parse_operation_line(c);
         try {
-          Operation op = build_operation(raw, h.model(), h, h.ops.size());
+          Operation op = build_operation(raw, h.model(), h, h.ops.size(), strings);
           if (auto err = operation_error(h.model(), op, h.key_pool.size())) throw *err;
+          make_room(h.ops, 1);
           h.ops.push_back(op);
           line_of.push_back(line_no);
         } catch (const std::string& message) {
@@ -203,6 +241,7 @@ History read_jsonl(std::string_view text, const std::string& source, std::option
   if (first && !model && !model_named) throw InputError(source + ": empty history and no model");
   if (auto dup = first_duplicate_id(h.ops))
     throw InputError(source + ":" + std::to_string(line_of[*dup]) + ": duplicate operation id " + std::to_string(h.ops[*dup].id));
+  if (auto err = string_table_error(h)) throw InputError(source + ": " + *err);
   return h;
 }
 
@@ -270,13 +309,18 @@ void write_jsonl(const History& h, std::ostream& out) {
     w.raw("\"");
     if (spec.args & kArgKey) w.field_i64("key", d.key);
     if (spec.args & kArgKeys) { w.key("keys"); w.keys(h.pushed_keys(op)); }
-    if (spec.args & kArgExpected) w.field_i64("expected", d.expected);
-    if (spec.args & kArgValue) w.field_i64("value", d.value);
+    auto value = [&](const char* name, int64_t v) {
+      if (!h.meta.string_values) return w.field_i64(name, v);
+      w.key(name);
+      w.string(h.strings.at(size_t(v)));
+    };
+    if (spec.args & kArgExpected) value("expected", d.expected);
+    if (spec.args & kArgValue) value("value", d.value);
     if (spec.args & kArgCount) w.field_i64("n", d.value);
     switch (d.result_kind) {
       case ResultKind::None: break;
       case ResultKind::Bool: w.key("ret"); w.raw(d.result ? "true" : "false"); break;
-      case ResultKind::Value: w.field_i64("ret", d.result); break;
+      case ResultKind::Value: value("ret", d.result); break;
       case ResultKind::Absent: w.key("ret"); w.raw("null"); break;
       case ResultKind::Keys: w.key("ret"); w.keys(h.popped_keys(op)); break;
     }

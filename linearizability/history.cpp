@@ -2,7 +2,10 @@
 
 #include <algorithm>
 #include <cstring>
+#include <unordered_map>
 #include <unordered_set>
+
+#include "linearizability/detail/quote.hpp"
 
 namespace warpcheck {
 
@@ -101,6 +104,69 @@ void compact_key_pool(History& h) {
   h.key_pool = std::move(pool);
 }
 
+namespace {
+
+// The value fields of `op` that hold string ids in a string history, in
+// canonical order.
+template <class F>
+void for_each_value_field(const ModelInfo& model, OpData& d, F&& f) {
+  const OpSpec* spec = model.spec(d.kind);
+  const uint8_t args = spec ? spec->args : 0;
+  if (args & kArgExpected) f(d.expected);
+  if (args & kArgValue) f(d.value);
+  if (d.result_kind == ResultKind::Value) f(d.result);
+}
+
+}  // namespace
+
+std::optional<std::string> string_table_error(const History& h) {
+  if (!h.meta.string_values) {
+    if (!h.strings.empty()) return std::string("a string table in a history without string values");
+    for (size_t i = 0; i < h.ops.size(); ++i)
+      if (h.ops[i].data.kind == OpKind::Append)
+        return "operation " + std::to_string(i) + ": append needs string values";
+    return std::nullopt;
+  }
+  if (h.model().id != ModelId::Register && h.model().id != ModelId::CasRegister && h.model().id != ModelId::Kv)
+    return "string values are for the register, cas-register and kv models, not " + std::string(h.model().name);
+  int64_t next = 0;
+  std::optional<std::string> err;
+  for (size_t i = 0; i < h.ops.size() && !err; ++i) {
+    OpData d = h.ops[i].data;
+    for_each_value_field(h.model(), d, [&](int64_t& id) {
+      if (err) return;
+      if (id < 0 || id > next || uint64_t(id) >= h.strings.size())
+        err = "operation " + std::to_string(i) + ": string value " + std::to_string(id) +
+              " is out of the canonical table (strings are numbered in order of first use)";
+      else if (id == next) ++next;
+    });
+  }
+  if (err) return err;
+  if (uint64_t(next) != h.strings.size()) return std::to_string(h.strings.size() - uint64_t(next)) + " unused strings at the end of the table";
+  std::unordered_set<std::string_view> seen;
+  for (const std::string& str : h.strings)
+    if (!seen.insert(str).second) return std::string("a string appears twice in the table");
+  return std::nullopt;
+}
+
+void compact_strings(History& h) {
+  if (!h.meta.string_values) return;
+  std::vector<std::string> table;
+  std::vector<int64_t> renamed(h.strings.size(), -1);
+  std::unordered_map<std::string_view, int64_t> index;
+  for (Operation& op : h.ops)
+    for_each_value_field(h.model(), op.data, [&](int64_t& id) {
+      if (id < 0 || uint64_t(id) >= h.strings.size()) return;
+      if (renamed[size_t(id)] < 0) {
+        auto [it, fresh] = index.try_emplace(h.strings[size_t(id)], int64_t(table.size()));
+        if (fresh) table.push_back(h.strings[size_t(id)]);
+        renamed[size_t(id)] = it->second;
+      }
+      id = renamed[size_t(id)];
+    });
+  h.strings = std::move(table);
+}
+
 std::optional<size_t> first_duplicate_id(const std::vector<Operation>& ops) {
   std::unordered_set<uint64_t> seen;
   seen.reserve(ops.size() * 2);
@@ -123,9 +189,12 @@ std::string describe_operation(const History& h, const Operation& op) {
     return s + "]";
   };
   const uint8_t a = spec ? spec->args : 0;
+  auto value = [&](int64_t v) {
+    return h.meta.string_values && v >= 0 && uint64_t(v) < h.strings.size() ? detail::quoted(h.strings[size_t(v)]) : std::to_string(v);
+  };
   if (a & kArgKey) args.push_back(std::to_string(d.key));
-  if (a & kArgExpected) args.push_back(std::to_string(d.expected));
-  if (a & kArgValue) args.push_back(std::to_string(d.value));
+  if (a & kArgExpected) args.push_back(value(d.expected));
+  if (a & kArgValue) args.push_back(value(d.value));
   if (a & kArgCount) args.push_back(std::to_string(d.value));
   if (a & kArgKeys) args.push_back(keys(h.pushed_keys(op)));
   out += "(";
@@ -137,7 +206,7 @@ std::string describe_operation(const History& h, const Operation& op) {
   switch (d.result_kind) {
     case ResultKind::None: break;
     case ResultKind::Bool: out += d.result ? " -> true" : " -> false"; break;
-    case ResultKind::Value: out += " -> " + std::to_string(d.result); break;
+    case ResultKind::Value: out += " -> " + value(d.result); break;
     case ResultKind::Absent: out += " -> null"; break;
     case ResultKind::Keys: out += " -> " + keys(h.popped_keys(op)); break;
   }

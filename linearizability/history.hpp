@@ -36,12 +36,17 @@ struct HistoryMeta {
   uint64_t seed = 0;
   std::string config;       // the producing run's configuration, a JSON object, or empty
   bool incomplete = false;  // a log buffer overflowed: records were lost
+  // Values (written, expected, read) are strings: indices into
+  // History::strings (models/detail/value_strings.hpp).
+  bool string_values = false;
 };
 
 struct History {
   HistoryMeta meta;
   std::vector<Operation> ops;
   std::vector<int64_t> key_pool;
+  std::vector<std::string> strings;  // string values, when meta.string_values
+
 
   std::span<const int64_t> pushed_keys(const Operation& op) const {
     return {key_pool.data() + op.data.keys_begin, op.data.keys_count};
@@ -75,6 +80,14 @@ void clear_unused_fields(const ModelInfo& model, Operation& op);
 std::optional<std::string> key_pool_error(const History& h);
 // Rewrites the pool into that layout (after dropping or editing operations).
 void compact_key_pool(History& h);
+
+// The canonical string table: each string once, in order of first use
+// (operations in order; expected value, value, result), none unused, and
+// every value field of a string history inside it; no string values, and
+// no append, otherwise. Returns why not, or nullopt.
+std::optional<std::string> string_table_error(const History& h);
+// Rewrites the table into that form (after dropping operations).
+void compact_strings(History& h);
 
 // Index of the first operation whose id repeats an earlier one, if any.
 std::optional<size_t> first_duplicate_id(const std::vector<Operation>& ops);

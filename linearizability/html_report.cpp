@@ -1,6 +1,7 @@
 #include "linearizability/html_report.hpp"
 
 #include "linearizability/json_string.hpp"
+#include "models/detail/value_strings.hpp"
 
 #include <map>
 #include <sstream>
@@ -44,6 +45,7 @@ std::vector<std::pair<std::string, std::string>> states_along(const History& h, 
 }
 
 std::vector<std::pair<std::string, std::string>> states(const History& h, const std::vector<uint32_t>& order, size_t limit) {
+  const detail::ScopedValueStrings strings(h.strings);
   return visit_model(h.meta.model, [&](auto model) { return states_along<decltype(model)>(h, order, limit); });
 }
 

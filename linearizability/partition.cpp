@@ -17,14 +17,14 @@ Partitions partition_history(const History& h, bool by_key) {
   const size_t n = h.ops.size();
   parts.ops.resize(n);
   std::iota(parts.ops.begin(), parts.ops.end(), 0u);
-  std::vector<uint64_t> calls(n);
-  for (size_t i = 0; i < n; ++i) calls[i] = h.ops[i].call;
-  detail::with_bulk_policy(n, [&](auto policy) { thrust::stable_sort_by_key(policy, calls.begin(), calls.end(), parts.ops.begin()); });
   parts.begin.push_back(0);
-  if (!by_key) {
+  if (!by_key) {  // one part: the search orders it by invocation itself
     if (n) parts.begin.push_back(n);
     return parts;
   }
+  std::vector<uint64_t> calls(n);
+  for (size_t i = 0; i < n; ++i) calls[i] = h.ops[i].call;
+  detail::with_bulk_policy(n, [&](auto policy) { thrust::stable_sort_by_key(policy, calls.begin(), calls.end(), parts.ops.begin()); });
   // Stable: invocation order survives inside each key.
   std::vector<int64_t> keys(n);
   for (size_t i = 0; i < n; ++i) keys[i] = h.ops[parts.ops[i]].data.key;
@@ -42,6 +42,7 @@ Partitions partition_history(const History& h, bool by_key) {
 namespace warpcheck {
 
 std::vector<uint32_t> merge_orders(const History& h, const std::vector<std::vector<uint32_t>>& orders) {
+  if (orders.size() == 1) return orders[0];  // its points already ascend: the sort below would keep it
   size_t total = 0;
   for (const auto& o : orders) total += o.size();
   std::vector<uint64_t> points;

@@ -9,7 +9,9 @@
 namespace warpcheck {
 
 // Parts in compressed form: part p is ops[begin[p] .. begin[p+1]), history
-// indices in invocation order; key[p] is its key when split by key.
+// indices (in invocation order when split by key; a single part is left in
+// history order, which the search sorts anyway); key[p] is its key when
+// split by key.
 struct Partitions {
   std::vector<uint32_t> ops;
   std::vector<size_t> begin;

@@ -5,6 +5,8 @@
 #include <span>
 
 #include "linearizability/detail/bulk.hpp"
+#include "models/detail/long_step.hpp"
+#include "models/detail/value_strings.hpp"
 
 namespace warpcheck {
 
@@ -28,6 +30,7 @@ std::optional<std::string> replay_in_order(const History& h, std::span<const uin
   size_t i = 0, deepest = 0;
   uint32_t choice = 0;
   while (i < order.size()) {
+    if (i % 65536 == 65535) detail::poll_long_step();
     const OpData& d = h.ops[order[i]].data;
     const uint32_t choices = Model::choices(state, d, pool);
     bool applied = false;
@@ -91,6 +94,7 @@ std::optional<std::string> witness_error(const History& h, const std::vector<uin
   }
   for (size_t i = 0; i < h.ops.size(); ++i)
     if (!seen[i] && !h.ops[i].pending()) return "completed operation id " + std::to_string(h.ops[i].id) + " is missing from the order";
+  const detail::ScopedValueStrings strings(h.strings);
   return visit_model(h.meta.model, [&](auto model) { return replay<decltype(model)>(h, witness); });
 }
 

@@ -8,11 +8,11 @@
 
 namespace warpcheck {
 
-enum class OpKind : uint8_t { Insert, Erase, Contains, Upsert, Find, Push, Pop, Read, Write, Cas };
-inline constexpr int kOpKindCount = 10;
+enum class OpKind : uint8_t { Insert, Erase, Contains, Upsert, Find, Push, Pop, Read, Write, Cas, Append };
+inline constexpr int kOpKindCount = 11;
 
 inline constexpr std::string_view kOpKindNames[kOpKindCount] = {
-    "insert", "erase", "contains", "upsert", "find", "push", "pop", "read", "write", "cas"};
+    "insert", "erase", "contains", "upsert", "find", "push", "pop", "read", "write", "cas", "append"};
 
 inline std::string_view op_kind_name(OpKind kind) { return kOpKindNames[static_cast<int>(kind)]; }
 

@@ -5,6 +5,7 @@
 #include <thrust/for_each.h>
 #include <thrust/iterator/counting_iterator.h>
 
+#include <algorithm>
 #include <unordered_map>
 
 #include "linearizability/detail/bulk.hpp"
@@ -23,7 +24,7 @@ struct Draw {
   uint64_t below(uint64_t i, uint64_t stream, uint64_t n) const { return n ? (*this)(i, stream) % n : 0; }
 };
 
-enum Stream : uint64_t { kKind = 1, kKey, kCasHit, kCount, kPending, kEffect, kTeam, kCallWidth, kReturnWidth, kBatchKey };
+enum Stream : uint64_t { kKind = 1, kKey, kCasHit, kCount, kPending, kEffect, kTeam, kCallWidth, kReturnWidth, kBatchKey, kWideBatchKey };
 
 // Runs the model sequentially and fills in every operation's arguments and
 // result; times are set afterwards.
@@ -36,7 +37,11 @@ void run_sequentially(const SyntheticHistorySpec& spec, const Draw& draw, Histor
   for (size_t i = 0; i < spec.operations; ++i) {
     Operation& op = h.ops[i];
     OpData& d = op.data;
-    const OpSpec& os = Model::ops[draw.below(i, kKind, std::size(Model::ops))];
+    // Integer values only: no appends (they come last in a model's list).
+    const size_t kinds = size_t(std::count_if(std::begin(Model::ops), std::end(Model::ops),
+                                              [](const OpSpec& o) { return o.kind != OpKind::Append; }));
+    const OpSpec& os = spec.phases ? Model::ops[std::min<size_t>(i * 2 / std::max<size_t>(spec.operations, 1), kinds - 1)]
+                                   : Model::ops[draw.below(i, kKind, kinds)];
     d.kind = os.kind;
     d.key = int64_t(draw.below(i, kKey, uint64_t(std::max<int64_t>(spec.keys, 1))));
     auto& state = states.try_emplace(Model::partition_by_key ? d.key : 0, Model::initial()).first->second;
@@ -46,12 +51,15 @@ void run_sequentially(const SyntheticHistorySpec& spec, const Draw& draw, Histor
       if constexpr (requires { Model::current_value(state, d); }) cur = Model::current_value(state, d);
       d.expected = (cur && draw.below(i, kCasHit, 2)) ? *cur : int64_t(draw.below(i, kCasHit, i + 1));
     }
-    if (os.args & kArgCount) d.value = int64_t(1 + draw.below(i, kCount, spec.batch));
+    if (os.args & kArgCount) d.value = spec.full_batches ? int64_t(spec.batch) : int64_t(1 + draw.below(i, kCount, spec.batch));
     if (os.args & kArgKeys) {
       d.keys_begin = uint32_t(h.key_pool.size());
-      d.keys_count = uint32_t(1 + draw.below(i, kCount, spec.batch));
+      d.keys_count = spec.full_batches ? spec.batch : uint32_t(1 + draw.below(i, kCount, spec.batch));
       for (uint32_t k = 0; k < d.keys_count; ++k)
-        h.key_pool.push_back(int64_t(draw.below(i * 64 + k, kBatchKey, uint64_t(std::max<int64_t>(spec.keys, 1)))));
+        // Draws past the 64th key of a batch come from their own stream: i * 64 + k
+        // would repeat the next operation's draws.
+        h.key_pool.push_back(int64_t(k < 64 ? draw.below(i * 64 + k, kBatchKey, uint64_t(std::max<int64_t>(spec.keys, 1)))
+                                            : draw.below((i << 32) + k, kWideBatchKey, uint64_t(std::max<int64_t>(spec.keys, 1)))));
     }
     const bool pending = draw(i, kPending) < uint64_t(spec.pending * 18446744073709551615.0);
     const bool takes_effect = !pending || draw.below(i, kEffect, 2);
@@ -83,7 +91,8 @@ void run_sequentially(const SyntheticHistorySpec& spec, const Draw& draw, Histor
           d.result_kind = ResultKind::Keys;
           d.out_begin = uint32_t(h.key_pool.size());
           d.out_count = take;
-          for (uint32_t k = 0; k < take; ++k) h.key_pool.push_back(state.begin()[k]);
+          auto smallest = state.begin();
+          for (uint32_t k = 0; k < take; ++k, ++smallest) h.key_pool.push_back(*smallest);
         }
         break;
     }
@@ -96,6 +105,22 @@ void run_sequentially(const SyntheticHistorySpec& spec, const Draw& draw, Histor
       d.result = 0;
       d.out_begin = d.out_count = 0;
     }
+  }
+}
+
+// Trades the largest key of completed pops spread over the history for the
+// next completed pop's smallest: both results are then wrong.
+void make_pops_wrong(History& h, uint32_t count) {
+  std::vector<size_t> pops;
+  for (size_t i = 0; i < h.ops.size(); ++i)
+    if (h.ops[i].data.kind == OpKind::Pop && !h.ops[i].pending() && h.ops[i].data.out_count > 0) pops.push_back(i);
+  for (uint32_t c = 0; c < count && pops.size() >= 2; ++c) {
+    const size_t at = (pops.size() - 1) * (c + 1) / (count + 1);
+    OpData& a = h.ops[pops[at]].data;
+    OpData& b = h.ops[pops[at + 1]].data;
+    std::swap(h.key_pool[a.out_begin + a.out_count - 1], h.key_pool[b.out_begin]);
+    std::sort(h.key_pool.begin() + a.out_begin, h.key_pool.begin() + a.out_begin + a.out_count);
+    std::sort(h.key_pool.begin() + b.out_begin, h.key_pool.begin() + b.out_begin + b.out_count);
   }
 }
 
@@ -134,6 +159,7 @@ History make_linearizable_history(const SyntheticHistorySpec& spec) {
                      if (op.has_hint) op.hint = point;
                    });
   });
+  if (spec.wrong_pops) make_pops_wrong(h, spec.wrong_pops);
   return h;
 }
 

@@ -24,6 +24,15 @@ struct SyntheticHistorySpec {
   // spans its whole batch, overlapping every other operation of the batch
   // and none outside it; `overlap` is then ignored.
   uint32_t warp_batch = 0;
+  // Priority queue, the shape of a recorded GPU heap run: every push carries
+  // exactly `batch` keys and every pop asks for `batch` (full batches);
+  // with `phases`, the first half of the operations are the model's first
+  // operation (pushes), the rest its second (pops).
+  bool full_batches = false;
+  bool phases = false;
+  // Priority queue: this many completed pops are made wrong after the fact,
+  // each trading its largest key for the next pop's smallest (a violation).
+  uint32_t wrong_pops = 0;
 };
 
 History make_linearizable_history(const SyntheticHistorySpec& spec);

@@ -3,6 +3,8 @@
 #include <charconv>
 #include <cmath>
 
+#include "linearizability/detail/quote.hpp"
+
 namespace warpcheck::cli {
 
 Args::Args(int argc, char** argv, int first, const std::set<std::string>& valued, const std::set<std::string>& flags) {
@@ -29,7 +31,7 @@ Args::Args(int argc, char** argv, int first, const std::set<std::string>& valued
       }
       values_[name] = val;
     } else {
-      throw UsageError("unknown option --" + name);
+      throw UsageError("unknown option " + warpcheck::detail::quoted("--" + name));
     }
   }
 }
@@ -46,7 +48,7 @@ double Args::number(const std::string& name, double fallback, double min, double
   double d = 0;
   auto res = std::from_chars(v->data(), v->data() + v->size(), d);
   if (res.ec != std::errc() || res.ptr != v->data() + v->size() || !std::isfinite(d) || d < min || d > max)
-    throw UsageError("--" + name + " must be a number in [" + std::to_string(min) + ", " + std::to_string(max) + "], got '" + *v + "'");
+    throw UsageError("--" + name + " must be a number in [" + std::to_string(min) + ", " + std::to_string(max) + "], got " + warpcheck::detail::quoted(*v));
   return d;
 }
 
@@ -56,7 +58,7 @@ uint64_t Args::integer(const std::string& name, uint64_t fallback, uint64_t min,
   uint64_t n = 0;
   auto res = std::from_chars(v->data(), v->data() + v->size(), n);
   if (res.ec != std::errc() || res.ptr != v->data() + v->size() || n < min || n > max)
-    throw UsageError("--" + name + " must be an integer in [" + std::to_string(min) + ", " + std::to_string(max) + "], got '" + *v + "'");
+    throw UsageError("--" + name + " must be an integer in [" + std::to_string(min) + ", " + std::to_string(max) + "], got " + warpcheck::detail::quoted(*v));
   return n;
 }
 

@@ -1,8 +1,13 @@
 // warpcheck check FILE: decide linearizability of a history.
+#include <unistd.h>
+
+#include <algorithm>
 #include <fstream>
 #include <iostream>
 
 #include "linearizability/checker.hpp"
+#include "linearizability/detail/budget.hpp"
+#include "linearizability/detail/quote.hpp"
 #include "linearizability/formats.hpp"
 #include "linearizability/html_report.hpp"
 #include "linearizability/report.hpp"
@@ -12,13 +17,33 @@
 
 namespace warpcheck::cli {
 
+namespace {
+
+// A budget spent before the search could start (reading a huge file under
+// a small --timeout or --memory): UNKNOWN, said the way a verdict is.
+int report_unknown_before_check(const std::string& why, bool json) {
+  if (json) std::cout << "{\"verdict\":\"UNKNOWN\",\"reason\":\"" << why << "\"}\n";
+  else std::cout << "UNKNOWN: " << why << "\n";
+  return verdict_exit_code(Verdict::Unknown);
+}
+
+}  // namespace
+
 int run_check(int argc, char** argv) {
-  Args args(argc, argv, 2, {"model", "format", "timeout", "shrink-timeout", "memory", "threads", "algo", "html"}, {"json", "no-partition", "no-shrink", "no-prune"});
-  if (args.positional().size() != 1) throw UsageError("usage: warpcheck check FILE [--model M] [--timeout S] [--json]");
+  // --timeout counts from here: reading the file is part of the wait.
+  const auto started = std::chrono::steady_clock::now();
+  Args args(argc, argv, 2, {"model", "format", "timeout", "shrink-timeout", "memory", "threads", "algo", "html", "initial", "nil-reads", "failed-cas"}, {"json", "no-partition", "no-shrink", "no-prune"});
+  if (args.positional().size() != 1) throw UsageError("usage: warpcheck check FILE [--model M] [--timeout S] [--memory MB] [--json]");
   CheckOptions opt;
   opt.timeout_seconds = args.number("timeout", 60, 0.001, 1e7);
+  opt.deadline = started + std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(opt.timeout_seconds));
   opt.shrink_seconds = args.number("shrink-timeout", 10, 0, 1e7);
-  opt.memory_limit_bytes = size_t(args.integer("memory", 4096, 1, 1u << 30)) << 20;
+  // --memory bounds the whole process's resident memory (RSS), the file
+  // and the history included (the searches' caches are part of it).
+  // Default: half the machine's physical memory.
+  const uint64_t half_ram_mb = std::max<uint64_t>(1, uint64_t(sysconf(_SC_PHYS_PAGES)) * uint64_t(sysconf(_SC_PAGESIZE)) >> 21);
+  opt.resident_limit_bytes = size_t(args.integer("memory", half_ram_mb, 1, 1u << 30)) << 20;
+  opt.memory_limit_bytes = SIZE_MAX;
   opt.threads = unsigned(args.integer("threads", 0, 0, 1024));
   opt.partition = !args.flag("no-partition");
   opt.shrink = !args.flag("no-shrink");
@@ -27,10 +52,24 @@ int run_check(int argc, char** argv) {
   if (algo == "auto") opt.algorithm = Algorithm::Auto;
   else if (algo == "search") opt.algorithm = Algorithm::Search;
   else if (algo == "hint-replay") opt.algorithm = Algorithm::HintReplay;
-  else throw UsageError("--algo must be auto, search or hint-replay, got '" + algo + "'");
-  const History h = load_history(args.positional()[0], model_option(args), format_option(args));
+  else throw UsageError("--algo must be auto, search or hint-replay, got " + detail::quoted(algo));
+  const bool json = args.flag("json");
+  History h;
+  {
+    detail::Budget loading;
+    loading.deadline = opt.deadline;
+    loading.resident_limit = opt.resident_limit_bytes;
+    const auto poller = loading.install();
+    try {
+      h = load_history(args.positional()[0], model_option(args), format_option(args), import_options(args));
+    } catch (const detail::BudgetExhausted& e) {
+      return report_unknown_before_check(std::string(e.why == detail::BudgetStop::Memory ? "memory" : "time") +
+                                             " budget ran out while reading the history",
+                                         json);
+    }
+  }
   const CheckResult r = check_history(h, opt);
-  if (args.flag("json")) write_json_report(h, r, std::cout);
+  if (json) write_json_report(h, r, std::cout);
   else write_text_report(h, r, std::cout);
   if (auto html = args.value("html")) {
     std::ofstream page(*html, std::ios::trunc);

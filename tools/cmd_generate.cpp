@@ -10,8 +10,10 @@
 namespace warpcheck::cli {
 
 int run_generate(int argc, char** argv) {
-  Args args(argc, argv, 2, {"model", "ops", "keys", "overlap", "pending", "seed", "teams", "batch", "warp-batch", "out", "format"}, {"hints"});
-  if (!args.positional().empty()) throw UsageError("usage: warpcheck gen --out FILE [--model M] [--ops N] [--keys K] [--overlap W] [--pending P] [--seed S]");
+  Args args(argc, argv, 2, {"model", "ops", "keys", "overlap", "pending", "seed", "teams", "batch", "warp-batch", "out", "format", "wrong-pops"},
+            {"hints", "full-batches", "phases"});
+  if (!args.positional().empty()) throw UsageError("usage: warpcheck gen --out FILE [--model M] [--ops N] [--keys K] [--overlap W] [--pending P] [--seed S] "
+                                                   "[--batch B] [--full-batches] [--phases] [--wrong-pops N]");
   auto out = args.value("out");
   if (!out) throw UsageError("warpcheck gen needs --out FILE");
   SyntheticHistorySpec spec;
@@ -25,6 +27,10 @@ int run_generate(int argc, char** argv) {
   spec.batch = uint32_t(args.integer("batch", 4, 1, 1u << 20));
   spec.hints = args.flag("hints");
   spec.warp_batch = uint32_t(args.integer("warp-batch", 0, 0, 1u << 20));
+  spec.full_batches = args.flag("full-batches");
+  spec.phases = args.flag("phases");
+  spec.wrong_pops = uint32_t(args.integer("wrong-pops", 0, 0, 1u << 20));
+  if (spec.wrong_pops && spec.model != ModelId::PriorityQueue) throw UsageError("--wrong-pops needs --model pq");
   auto format = format_option(args).value_or(out->ends_with(".jsonl") ? HistoryFormat::JsonLines : HistoryFormat::Binary);
   const History h = make_linearizable_history(spec);
   save_history(h, *out, format);

@@ -15,7 +15,7 @@ mkdir -p "$corpus" tests/data/fuzz_regressions
 # Seed the corpus: each file once per reader selector byte.
 for f in tests/data/known/* tests/data/bad/* tests/data/fuzz_regressions/*; do
   [ -f "$f" ] || continue
-  for selector in 0 1 2 3; do
+  for selector in 0 1 2 3 5; do
     { printf "\\x0$selector"; cat "$f"; } >"$corpus/$(basename "$f").$selector"
   done
 done

@@ -1,6 +1,7 @@
 // The --model and --format options shared by the subcommands.
 #pragma once
 
+#include "linearizability/detail/quote.hpp"
 #include "linearizability/formats.hpp"
 #include "tools/cli_args.hpp"
 
@@ -10,7 +11,7 @@ inline std::optional<ModelId> model_option(const Args& args, const char* name = 
   auto v = args.value(name);
   if (!v) return std::nullopt;
   const ModelInfo* m = find_model(*v);
-  if (!m) throw UsageError("unknown model '" + *v + "' (known: set, map, multimap, pq, register, cas-register, kv)");
+  if (!m) throw UsageError("unknown model " + detail::quoted(*v) + " (known: set, map, multimap, pq, register, cas-register, kv)");
   return m->id;
 }
 
@@ -18,8 +19,24 @@ inline std::optional<HistoryFormat> format_option(const Args& args, const char* 
   auto v = args.value(name);
   if (!v) return std::nullopt;
   auto f = parse_format_name(*v);
-  if (!f) throw UsageError("unknown format '" + *v + "' (known: bin, jsonl, edn)");
+  if (!f) throw UsageError("unknown format " + detail::quoted(*v) + " (known: bin, jsonl, edn)");
   return f;
+}
+
+// --initial VALUE, --nil-reads absent|unknown, --failed-cas drop|false:
+// reading EDN the way Knossos or Porcupine does.
+inline constexpr const char* kImportOptionNames[] = {"initial", "nil-reads", "failed-cas"};
+
+inline ImportOptions import_options(const Args& args) {
+  ImportOptions o;
+  o.initial = args.value("initial");
+  const std::string nil = args.value("nil-reads").value_or("absent");
+  if (nil != "absent" && nil != "unknown") throw UsageError("--nil-reads must be absent or unknown, got " + detail::quoted(nil));
+  o.nil_reads_unknown = nil == "unknown";
+  const std::string cas = args.value("failed-cas").value_or("drop");
+  if (cas != "drop" && cas != "false") throw UsageError("--failed-cas must be drop or false, got " + detail::quoted(cas));
+  o.failed_cas_returns_false = cas == "false";
+  return o;
 }
 
 }  // namespace warpcheck::cli

@@ -5,6 +5,7 @@
 #include <iostream>
 #include <new>
 
+#include "linearizability/detail/quote.hpp"
 #include "linearizability/history.hpp"
 #include "tools/cli_args.hpp"
 #include "tools/commands.hpp"
@@ -16,9 +17,13 @@ constexpr const char* kUsage =
     "  check FILE [--model M] [--format bin|jsonl|edn] [--timeout S] [--memory MB]\n"
     "             [--threads N] [--no-partition] [--no-shrink] [--no-prune] [--shrink-timeout S]\n"
     "             [--algo auto|search|hint-replay] [--json] [--html OUT.html]\n"
-    "  convert IN OUT [--from bin|jsonl|edn] [--to bin|jsonl] [--model M]\n"
+    "             [--initial VALUE] [--nil-reads absent|unknown] [--failed-cas drop|false]\n"
+    "     --timeout S: the whole command, reading the file included (default 60)\n"
+    "     --memory MB: the process's resident memory, history included (default half the machine's)\n"
+    "     --initial, --nil-reads, --failed-cas: read EDN as Knossos or Porcupine do (docs/history-format.md)\n"
+    "  convert IN OUT [--from bin|jsonl|edn] [--to bin|jsonl] [--model M] [--initial V] [--nil-reads R] [--failed-cas C]\n"
     "  gen --out FILE [--model M] [--ops N] [--keys K] [--overlap W] [--pending P] [--seed S] [--hints]\n"
-    "      [--batch B] [--warp-batch 32] [--teams T]\n"
+    "      [--batch B] [--warp-batch 32] [--teams T] [--full-batches] [--phases] [--wrong-pops N]\n"
     "  stress [--structure S] [options]   run a structure under many seeds; check every history (stress --help)\n"
     "  stress [--structure S] --list-mutants [--json]\n"
     "  repro SEED [the stress options] | repro DIR/history.bin   a failure again\n"
@@ -44,7 +49,7 @@ int main(int argc, char** argv) {
     if (command == "repro") return run_repro(argc, argv);
     if (command == "score") return run_score(argc, argv);
     if (command == "suite") return run_suite(argc, argv);
-    std::cerr << "warpcheck: unknown command '" << command << "'\n" << kUsage;
+    std::cerr << "warpcheck: unknown command " << warpcheck::detail::quoted(command) << "\n" << kUsage;
     return kExitBadInput;
   } catch (const UsageError& e) {
     std::cerr << "warpcheck " << command << ": " << e.what() << "\n";

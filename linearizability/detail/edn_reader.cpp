@@ -1,6 +1,10 @@
 #include "linearizability/detail/edn_reader.hpp"
 
 #include <cctype>
+#include <unordered_set>
+
+#include "linearizability/detail/quote.hpp"
+#include "models/detail/long_step.hpp"
 
 namespace warpcheck::detail {
 
@@ -9,6 +13,30 @@ const EdnValue* EdnValue::get(std::string_view name) const {
   for (size_t i = 0; i + 1 < items.size(); i += 2)
     if (items[i].is_keyword(name)) return &items[i + 1];
   return nullptr;
+}
+
+// EDN forbids repeated map keys; which value a reader keeps would be a
+// guess, and the guess can change a verdict. Scalar keys are compared by
+// type and text (collections as keys never name a field we read).
+void EdnReader::check_unique_keys(const EdnValue& map) const {
+  std::unordered_set<std::string> seen;
+  for (size_t i = 0; i < map.items.size(); i += 2) {
+    const EdnValue& k = map.items[i];
+    char tag;
+    switch (k.type) {
+      case EdnValue::Type::Keyword: tag = ':'; break;
+      case EdnValue::Type::Symbol: tag = '\''; break;
+      case EdnValue::Type::String: tag = '"'; break;
+      case EdnValue::Type::Int: tag = '#'; break;
+      case EdnValue::Type::Bool: tag = 'b'; break;
+      case EdnValue::Type::Nil: tag = 'n'; break;
+      default: continue;
+    }
+    std::string id(1, tag);
+    id += k.type == EdnValue::Type::Int || k.type == EdnValue::Type::Bool ? std::to_string(k.integer) : k.text;
+    if (!seen.insert(id).second)
+      throw Error{k.line, k.column, "duplicate map key " + detail::quoted(tag == ':' ? id : id.substr(1))};
+  }
 }
 
 char EdnReader::advance() {
@@ -50,6 +78,7 @@ void EdnReader::read_sequence(EdnValue& out, char close, int depth) {
       read(ignored, depth + 1);
       continue;
     }
+    if (out.items.size() % 4096 == 4095) poll_long_step();
     out.items.emplace_back();
     read(out.items.back(), depth + 1);
   }
@@ -66,10 +95,11 @@ void EdnReader::read(EdnValue& out, int depth) {
   switch (c) {
     case '{': advance(); out.type = T::Map; read_sequence(out, '}', depth);
       if (out.items.size() % 2) fail("map with an odd number of forms");
+      check_unique_keys(out);
       return;
     case '[': advance(); out.type = T::Vector; read_sequence(out, ']', depth); return;
     case '(': advance(); out.type = T::List; read_sequence(out, ')', depth); return;
-    case '}': case ']': case ')': fail(std::string("unexpected '") + c + "'");
+    case '}': case ']': case ')': fail("unexpected " + quoted_char(c));
     case '#': {
       advance();
       if (pos_ < s_.size() && s_[pos_] == '{') { advance(); out.type = T::Set; read_sequence(out, '}', depth); return; }
@@ -108,7 +138,7 @@ void EdnReader::read(EdnValue& out, int depth) {
     advance();
   }
   std::string_view tok = s_.substr(start, pos_ - start);
-  if (tok.empty()) fail(std::string("unexpected character '") + c + "'");
+  if (tok.empty()) fail("unexpected character " + quoted_char(c));
   if (tok[0] == ':') {
     if (tok.size() == 1) fail("empty keyword");
     out.type = T::Keyword;
@@ -125,8 +155,8 @@ void EdnReader::read(EdnValue& out, int depth) {
     uint64_t mag = 0;
     const uint64_t limit = negative ? uint64_t(INT64_MAX) + 1 : uint64_t(INT64_MAX);
     for (char d : digits) {
-      if (!std::isdigit(static_cast<unsigned char>(d))) fail("unsupported number '" + std::string(tok) + "' (integers only)");
-      if (mag > (limit - uint64_t(d - '0')) / 10) fail("integer '" + std::string(tok) + "' does not fit in 64 bits");
+      if (!std::isdigit(static_cast<unsigned char>(d))) fail("unsupported number " + detail::quoted(tok) + " (integers only)");
+      if (mag > (limit - uint64_t(d - '0')) / 10) fail("integer " + detail::quoted(tok) + " does not fit in 64 bits");
       mag = mag * 10 + uint64_t(d - '0');
     }
     out.type = T::Int;

@@ -38,6 +38,7 @@ class EdnReader {
   void read(EdnValue& out, int depth);
   void read_sequence(EdnValue& out, char close, int depth);
   void skip_space();
+  void check_unique_keys(const EdnValue& map) const;
   [[noreturn]] void fail(const std::string& message) const { throw Error{line_, col_, message}; }
   char advance();
 

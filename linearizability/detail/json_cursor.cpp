@@ -53,7 +53,7 @@ std::string JsonCursor::parse_string() {
         append_utf8(out, cp);
         break;
       }
-      default: fail(std::string("bad escape '\\") + e + "'");
+      default: fail("bad escape \\" + quoted_char(e));
     }
   }
 }

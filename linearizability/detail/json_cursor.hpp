@@ -7,6 +7,10 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <unordered_set>
+#include <vector>
+
+#include "linearizability/detail/quote.hpp"
 
 namespace warpcheck::detail {
 
@@ -56,14 +60,22 @@ class JsonCursor {
   std::string_view skip_value(int depth = 0);
 
   // Iterates the members of an object: calls on_member(key) with the cursor
-  // placed on the member's value; on_member must consume the value.
+  // placed on the member's value; on_member must consume the value. A name
+  // that repeats is an error: which of the two values counts would be a
+  // guess, and the guess can change a verdict.
   template <class F>
   void parse_object(F&& on_member) {
     expect('{');
     if (consume('}')) return;
+    MemberNames names;
     do {
       if (peek() != '"') fail("expected a member name" + found());
+      const size_t at = pos_;
       std::string key = parse_string();
+      if (!names.insert(key)) {
+        pos_ = at;
+        fail("duplicate member " + detail::quoted(key));
+      }
       expect(':');
       on_member(key);
     } while (consume(','));
@@ -80,10 +92,30 @@ class JsonCursor {
   }
 
  private:
+  // The names of one object's members: a short list for operation lines, a
+  // hash set once an object (a run's configuration) has many.
+  class MemberNames {
+   public:
+    bool insert(const std::string& name) {
+      if (set_.empty()) {
+        for (const std::string& n : list_)
+          if (n == name) return false;
+        list_.push_back(name);
+        if (list_.size() > 16) set_.insert(list_.begin(), list_.end());
+        return true;
+      }
+      return set_.insert(name).second;
+    }
+
+   private:
+    std::vector<std::string> list_;
+    std::unordered_set<std::string> set_;
+  };
+
   std::string found() {
     skip_space();
     if (pos_ >= s_.size()) return ", found end of line";
-    return std::string(", found '") + s_[pos_] + "'";
+    return ", found " + quoted_char(s_[pos_]);
   }
   // Digits of an integer literal (after an optional '-'); rejects fractions.
   std::string_view integer_digits();

@@ -15,6 +15,7 @@
 #include <cstring>
 #include <vector>
 
+#include "linearizability/detail/budget.hpp"
 #include "linearizability/detail/huge_page_allocator.hpp"
 
 namespace warpcheck::detail {
@@ -22,9 +23,13 @@ namespace warpcheck::detail {
 template <class State>
 class MemoCache {
  public:
-  void reset(size_t expected_entries) {
+  // Growth asks `budget` first (a doubling table or array is the largest
+  // single allocation a search makes); a refusal throws BudgetExhausted.
+  void reset(size_t expected_entries, const Budget* budget = nullptr) {
+    budget_ = budget;
     size_t cap = 64;
     while (cap < expected_entries * 2) cap *= 2;
+    if (budget_ && table_.size() != cap) budget_->reserve(cap * sizeof(Slot));
     if (table_.size() != cap || count_ != 0) table_.assign(cap, Slot{});
     count_ = 0;
     state_heap_bytes_ = 0;
@@ -48,13 +53,28 @@ class MemoCache {
           (s.state == kNoState || states_[s.state] == state))
         return false;
     }
+    make_room(words_, nwords);
+    if (store_state) make_room(states_, 1);
+    // Past half full the table doubles; when the budget refuses the doubled
+    // table, the table fills further instead (probes get longer) and only
+    // at nine tenths is the memory budget spent.
+    bool grow_now = (count_ + 1) * 2 > table_.size();
+    if (grow_now && budget_) {
+      try {
+        budget_->reserve(table_.size() * 2 * sizeof(Slot));
+      } catch (const BudgetExhausted&) {
+        if ((count_ + 1) * 10 > table_.size() * 9) throw;
+        grow_now = false;
+      }
+    }
     table_[i] = Slot{hash, store_state ? uint32_t(states_.size()) : kNoState, uint64_t(words_.size()), low, high};
     words_.insert(words_.end(), bits + first, bits + first + nwords);
     if (store_state) {
       states_.push_back(state);
       state_heap_bytes_ += state.heap_bytes();
     }
-    if (++count_ * 2 > table_.size()) grow();
+    ++count_;
+    if (grow_now) grow();
     return true;
   }
 
@@ -75,6 +95,23 @@ class MemoCache {
     int32_t low = 0, high = 0;
   };
 
+  // Grows an array by doubling, or by an eighth when the budget refuses
+  // the doubling, so that the memory budget is used before it is spent.
+  template <class Vector>
+  void make_room(Vector& v, size_t extra) {
+    if (v.size() + extra <= v.capacity()) return;
+    size_t capacity = std::max(v.capacity() * 2, v.size() + extra);
+    if (budget_) {
+      try {
+        budget_->reserve(capacity * sizeof(typename Vector::value_type));
+      } catch (const BudgetExhausted&) {
+        capacity = std::max(v.capacity() + v.capacity() / 8, v.size() + extra);
+        budget_->reserve(capacity * sizeof(typename Vector::value_type));
+      }
+    }
+    v.reserve(capacity);
+  }
+
   void grow() {
     Buffer<Slot> old(table_.size() * 2);
     old.swap(table_);
@@ -89,6 +126,7 @@ class MemoCache {
   template <class T>
   using Buffer = std::vector<T, HugePageAllocator<T>>;
 
+  const Budget* budget_ = nullptr;
   Buffer<Slot> table_;
   size_t count_ = 0;
   size_t state_heap_bytes_ = 0;

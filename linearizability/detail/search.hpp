@@ -46,18 +46,44 @@
 // keeps no state in the memo: its state follows from its linearized set.
 // A priority queue's state is the whole queue; copies of it per step were
 // what bounded the search before.
+//
+// Two rules hold where every key is supplied once (a priority queue whose
+// pushed keys are distinct; the model names suppliers and anchors):
+//  - A completed pop whose keys are the smallest now is linearized at once
+//    (forced, like an observer). Take a valid extension with the pop Q
+//    later: Q's keys stay in the queue until Q (nothing else can return
+//    them), so every pop between returned only keys smaller than Q's (a
+//    full pop) or could not have run (a partial pop takes the whole queue);
+//    pending pops between took only keys smaller than Q's too. Removing Q's
+//    keys first changes none of their results.
+//  - Otherwise the next completed pop Q ("anchor") comes with its block: the
+//    pushes not yet linearized that hold one of its keys. In a valid
+//    extension each push can move to just before the first operation it
+//    helps (the lazy rule), and pushes commute, so some valid extension
+//    starts with Q's block in position order, then Q. The search branches
+//    over anchors only, never over subsets of pushes; a block whose pushes
+//    cannot all be called now, or after which Q's keys would not be the
+//    smallest, is skipped without being applied.
+// With both, a violating batched history is refuted about as fast as a
+// linearizable one is proved: backtracking meets forced frames and anchors
+// that fail their cheap test, not every subset of concurrent pushes.
 #pragma once
 
 #include <algorithm>
 #include <cstdint>
+#include <numeric>
 #include <span>
-#include <unordered_map>
 #include <unordered_set>
 #include <vector>
 
+#include <absl/container/flat_hash_map.h>
+
 #include "linearizability/detail/budget.hpp"
 #include "linearizability/detail/memo_cache.hpp"
+#include "linearizability/detail/radix_order.hpp"
 #include "linearizability/history.hpp"
+#include "models/detail/long_step.hpp"
+#include "models/detail/value_strings.hpp"
 
 namespace warpcheck::detail {
 
@@ -68,6 +94,10 @@ struct SearchResult {
   std::vector<uint32_t> order;  // Linearizable: history indices in linearization order
   uint64_t steps = 0;           // model steps tried
   size_t deepest = 0;           // longest partial linearization reached
+  // Violation: the latest response time at which the search was stuck (no
+  // way to linearize that operation before it returned). The shrinker's
+  // first guess for the earliest refuted time cut.
+  uint64_t stuck_at = 0;
   // Filled in explain mode only: for each operation (by position in the
   // searched list), the longest partial linearization that contained it.
   std::vector<std::vector<uint32_t>> longest_with;
@@ -83,17 +113,38 @@ class Search {
   // paragraph), the reference the pruned search is cross-checked against.
   SearchResult run(const History& h, std::span<const uint32_t> indices, Budget& budget, bool explain = false,
                    bool prune = true) {
+    // Long model steps and cache growth poll the budget and throw when it
+    // is spent; the search's state is then discarded.
+    const detail::ScopedLongStepPoller poller = budget.install();
+    const detail::ScopedValueStrings strings(h.strings);
+    SearchResult result;
+    size_t reported_bytes = 0;
+    try {
+      return search(h, indices, budget, explain, prune, result, reported_bytes);
+    } catch (const BudgetExhausted& e) {
+      budget.memory_used.fetch_sub(reported_bytes, std::memory_order_relaxed);
+      stack_.clear();
+      saved_states_.clear();
+      result.outcome = e.why == BudgetStop::Memory   ? SearchOutcome::OutOfMemory
+                       : e.why == BudgetStop::Time ? SearchOutcome::OutOfTime
+                                                   : SearchOutcome::Cancelled;
+      return result;
+    }
+  }
+
+ private:
+  SearchResult search(const History& h, std::span<const uint32_t> indices, Budget& budget, bool explain, bool prune,
+                      SearchResult& result, size_t& reported_bytes) {
     prune_ = prune;
     stack_heap_bytes_ = 0;
-    prepare(h, indices);
-    SearchResult result;
+    prepare(h, indices, budget);
     if (explain) result.longest_with.assign(n_, {});
     const int64_t* pool = h.key_pool.data();
     State state = Model::initial();
     uint64_t hash = 0;
     int32_t low = 0, high = -1;
-    size_t reported_bytes = 0;
     stack_.clear();
+    saved_states_.clear();
     int32_t entry = next_[head()];
     uint32_t choice = 0;
     uint64_t iterations = 0;
@@ -118,12 +169,15 @@ class Search {
       }
       if (next) {
         stack_heap_bytes_ += state.heap_bytes();
-        stack_.push_back(Frame{op, with_choice, forced, false, std::move(state), hash, low, high, dependent});
+        stack_heap_bytes_ += sizeof(State);
+        saved_states_.push_back(std::move(state));
+        stack_.push_back(Frame{op, with_choice, call_entry_[op], forced, false, hash, low, high, dependent});
         state = std::move(*next);
       } else {
-        stack_.push_back(Frame{op, with_choice, forced, true, State{}, hash, low, high, dependent});
+        stack_.push_back(Frame{op, with_choice, call_entry_[op], forced, true, hash, low, high, dependent});
       }
       dependent = next_dependent;
+      if (!data_[op].pending) --completed_left_;
       hash = next_hash;
       low = next_low;
       high = next_high;
@@ -144,27 +198,66 @@ class Search {
       return Model::step(next, d, pool, with_choice) && !(prune_ && d.pending && next == state) &&
              advance(op, with_choice, &next, forced);
     };
-    // Forces every callable observer the state satisfies; false when one
-    // leads to a configuration already explored (so this one fails).
+    // Forces every callable observer the state satisfies, and every anchor
+    // whose keys are the smallest now; false when one leads to a
+    // configuration already explored (so this one fails).
     auto force_observers = [&] {
       for (int32_t e = next_[head()]; e != end() && !is_return(e);) {
         const uint32_t op = entry_op_[e];
-        if (observer_[op] && (++result.steps, Model::admits(state, data_[op], pool)) && Model::step(state, data_[op], pool, 0)) {
-          // Observers change nothing: the step above left the state as it was.
+        if ((observer_[op] || anchor_[op]) && (++result.steps, Model::admits(state, data_[op], pool)) &&
+            Model::step(state, data_[op], pool, 0)) {
           if (!advance(op, 0, nullptr, /*forced=*/true)) return false;
-          // e and its response are unlinked now; resume after e's live
-          // predecessor (e's own next may be the unlinked response).
-          e = next_[prev_[e]];
+          // Observers change nothing, so the scan goes on after e's live
+          // predecessor (e's own next may be the unlinked response); a
+          // forced anchor changed the state, so the scan starts over.
+          e = observer_[op] ? next_[prev_[e]] : next_[head()];
         } else {
           e = next_[e];
         }
       }
       return true;
     };
+    // Linearizes anchor `op` after its block of pushes (see the header);
+    // false, with nothing linearized, when the block cannot go now or the
+    // anchor would fail after it.
+    auto apply_block = [&](int32_t anchor_entry) {
+      const uint32_t op = entry_op_[anchor_entry];
+      int32_t first_return = next_[head()];
+      while (first_return != end() && !is_return(first_return)) first_return = next_[first_return];
+      block_.clear();
+      block_data_.clear();
+      for (uint32_t i = supplier_begin_[op]; i < supplier_begin_[op + 1]; ++i) {
+        const uint32_t push = suppliers_[i];
+        if (test_bit(push)) continue;
+        // Callable: its invocation comes before the first pending response.
+        if (first_return != end() && call_entry_[push] > first_return) return false;
+        block_.push_back(push);
+        block_data_.push_back(&data_[push]);
+      }
+      ++result.steps;
+      if (!Model::admits_after(state, data_[op], block_data_, pool)) return false;
+      const size_t depth = stack_.size();
+      for (size_t i = 0; i < block_.size(); ++i) {
+        ++result.steps;
+        Model::step(state, data_[block_[i]], pool, 0);
+        // The block's first frame holds the alternatives: backtracking to it
+        // resumes the scan after the anchor. The rest are forced.
+        if (!advance(block_[i], 0, nullptr, /*forced=*/i > 0)) {
+          unwind(depth, state, hash, low, high, dependent);
+          return false;
+        }
+        if (i == 0) stack_.back().resume = anchor_entry;
+      }
+      if (!apply(op, 0, /*forced=*/!block_.empty())) {
+        unwind(depth, state, hash, low, high, dependent);
+        return false;
+      }
+      return true;
+    };
     auto finish = [&](SearchOutcome outcome) {
       budget.memory_used.fetch_sub(reported_bytes, std::memory_order_relaxed);
       result.outcome = outcome;
-      return result;
+      return std::move(result);
     };
     auto linearizable = [&] {
       for (const Frame& f : stack_) result.order.push_back(global_[f.op]);
@@ -177,9 +270,13 @@ class Search {
         const size_t bytes = cache_.bytes() + stack_.capacity() * sizeof(Frame) + stack_heap_bytes_;
         budget.memory_used.fetch_add(bytes - reported_bytes, std::memory_order_relaxed);
         reported_bytes = bytes;
-        if (budget.cancelled.load(std::memory_order_relaxed)) return finish(SearchOutcome::Cancelled);
-        if (budget.out_of_memory()) return finish(SearchOutcome::OutOfMemory);
-        if (budget.out_of_time()) return finish(SearchOutcome::OutOfTime);
+        switch (budget.stop()) {
+          case BudgetStop::Cancelled: return finish(SearchOutcome::Cancelled);
+          case BudgetStop::Memory: return finish(SearchOutcome::OutOfMemory);
+          case BudgetStop::Time: return finish(SearchOutcome::OutOfTime);
+          case BudgetStop::None: break;
+        }
+        if (stack_.size() == stack_.capacity()) budget.reserve(stack_.capacity() * sizeof(Frame));
       }
       if (force) {
         force = false;
@@ -190,7 +287,9 @@ class Search {
         entry = next_[head()];
         choice = 0;
       }
-      if (entry == end()) return linearizable();  // every operation linearized
+      // Every completed operation linearized: the pending ones left may not
+      // have taken effect at all.
+      if (entry == end() || completed_left_ == 0) return linearizable();
       const uint32_t op = entry_op_[entry];
       if (!is_return(entry)) {
         if (observer_[op]) {  // observers are only ever forced
@@ -202,6 +301,15 @@ class Search {
         if ((lazy_[op] && !needed(op)) || dominated(op)) {
           entry = next_[entry];
           choice = 0;
+          continue;
+        }
+        if (anchor_[op]) {
+          if (choice == 0 && apply_block(entry)) {
+            force = true;
+          } else {
+            entry = next_[entry];
+            choice = 0;
+          }
           continue;
         }
         const uint32_t choices = Model::choices(state, data_[op], pool);
@@ -217,6 +325,7 @@ class Search {
       }
       // A response: its operation must be linearized before anything after it.
       if (data_[op].pending) return linearizable();  // only pending responses remain
+      if (!data_[op].pending) result.stuck_at = std::max(result.stuck_at, ret_[op]);
       if (lazy_[op]) {  // its deadline: it goes now, or this configuration fails
         // Every alternative here was tried before the scan reached this
         // response, so the frame is a last resort: backtracking pops through.
@@ -229,13 +338,12 @@ class Search {
     }
   }
 
- private:
   struct Frame {
     uint32_t op;
     uint32_t choice;
+    int32_t resume;  // backtracking resumes the scan here, with choice + 1
     bool forced;  // no alternatives: a forced observer, or a lazy operation at its deadline
-    bool undo;    // invertible: undo the step instead of restoring `state`
-    State state;  // state before the operation, unless `undo`
+    bool undo;    // invertible: undo the step; else the state before it is saved_states_.back()
     uint64_t hash;
     int32_t low, high;
     uint32_t dependent;
@@ -248,26 +356,42 @@ class Search {
   bool backtrack(int32_t& entry, uint32_t& choice, State& state, uint64_t& hash, int32_t& low, int32_t& high,
                  uint32_t& dependent) {
     while (!stack_.empty()) {
-      Frame& f = stack_.back();
-      clear_bit(f.op);
-      unlift(f.op);
-      if (f.undo) {
-        Model::undo(state, data_[f.op], pool_);
-      } else {
-        stack_heap_bytes_ -= f.state.heap_bytes();
-        state = std::move(f.state);
-      }
-      dependent = f.dependent;
-      hash = f.hash;
-      low = f.low;
-      high = f.high;
-      const bool forced = f.forced;
-      entry = call_entry_[f.op];
-      choice = f.choice + 1;
-      stack_.pop_back();
+      const bool forced = stack_.back().forced;
+      backtrack_one(entry, choice, state, hash, low, high, dependent);
       if (!forced) return true;
     }
     return false;
+  }
+
+  // Undoes linearizations back to stack depth `depth` (a block that could
+  // not be completed).
+  void unwind(size_t depth, State& state, uint64_t& hash, int32_t& low, int32_t& high, uint32_t& dependent) {
+    int32_t entry;
+    uint32_t choice;
+    while (stack_.size() > depth) backtrack_one(entry, choice, state, hash, low, high, dependent);
+  }
+
+  // Undoes the last linearization; the cursor goes to its resume entry.
+  void backtrack_one(int32_t& entry, uint32_t& choice, State& state, uint64_t& hash, int32_t& low, int32_t& high,
+                     uint32_t& dependent) {
+    Frame& f = stack_.back();
+    clear_bit(f.op);
+    unlift(f.op);
+    if (!data_[f.op].pending) ++completed_left_;
+    if (f.undo) {
+      Model::undo(state, data_[f.op], pool_);
+    } else {
+      stack_heap_bytes_ -= saved_states_.back().heap_bytes() + sizeof(State);
+      state = std::move(saved_states_.back());
+      saved_states_.pop_back();
+    }
+    dependent = f.dependent;
+    hash = f.hash;
+    low = f.low;
+    high = f.high;
+    entry = f.resume;
+    choice = f.choice + 1;
+    stack_.pop_back();
   }
 
   // Whether a callable, unlinearized operation equivalent to `op` returns
@@ -288,9 +412,39 @@ class Search {
   bool needed(uint32_t op) const {
     for (int32_t e = next_[head()]; e != end() && !is_return(e); e = next_[e]) {
       const uint32_t other = entry_op_[e];
-      if (!lazy_[other] && Model::helps(data_[op], data_[other], pool_)) return true;
+      if (!lazy_[other] && !anchor_[other] && Model::helps(data_[op], data_[other], pool_)) return true;
     }
     return false;
+  }
+
+  // Anchors and the positions supplying their keys, when every supplied key
+  // is supplied once (see the header); otherwise no anchors.
+  void prepare_blocks() {
+    anchor_.assign(n_, 0);
+    supplier_begin_.assign(n_ + 1, 0);
+    suppliers_.clear();
+    {
+      if (!prune_) return;
+      absl::flat_hash_map<int64_t, uint32_t> supply;  // key -> supplying position
+      for (uint32_t i = 0; i < n_; ++i) {
+        if (i % 65536 == 65535) poll_long_step();
+        if (lazy_[i])
+          for (int64_t k : Model::supplied_keys(data_[i], pool_))
+            if (!supply.try_emplace(k, i).second) return;  // a key supplied twice: no anchors
+      }
+      for (uint32_t i = 0; i < n_; ++i) {
+        if (i % 65536 == 65535) poll_long_step();
+        anchor_[i] = !observer_[i] && Model::is_anchor(data_[i]);
+        const size_t first = suppliers_.size();
+        if (anchor_[i])
+          for (int64_t k : Model::anchor_keys(data_[i], pool_)) {
+            if (auto it = supply.find(k); it != supply.end()) suppliers_.push_back(it->second);
+          }
+        std::sort(suppliers_.begin() + long(first), suppliers_.end());
+        suppliers_.erase(std::unique(suppliers_.begin() + long(first), suppliers_.end()), suppliers_.end());
+        supplier_begin_[i + 1] = uint32_t(suppliers_.size());
+      }
+    }
   }
 
   // Renames values nobody observes to one placeholder (see the header).
@@ -301,6 +455,9 @@ class Search {
   }
 
   void rename_unobserved_values() {
+    // Appended pieces are compared by their text, joined: none is unobserved.
+    for (const OpData& d : data_)
+      if (d.kind == OpKind::Append) return;
     std::unordered_set<int64_t> observed;
     for (const OpData& d : data_) {
       if (!d.pending && d.result_kind == ResultKind::Value) observed.insert(d.result);
@@ -335,11 +492,12 @@ class Search {
         return size_t(x);
       }
     };
-    std::unordered_map<Key, uint32_t, KeyHash> ids;
+    absl::flat_hash_map<Key, uint32_t, KeyHash> ids;
     ids.reserve(n_ * 2);
     class_.resize(n_);
     class_size_.clear();
     for (uint32_t i = 0; i < n_; ++i) {
+      if (i % 65536 == 65535) poll_long_step();
       auto [it, fresh] = ids.try_emplace(Key{&data_[i], h.key_pool.data()}, uint32_t(class_size_.size()));
       if (fresh) class_size_.push_back(0);
       class_[i] = it->second;
@@ -382,10 +540,16 @@ class Search {
   }
 
   // Orders the operations by invocation and builds the event list.
-  void prepare(const History& h, std::span<const uint32_t> indices) {
+  void prepare(const History& h, std::span<const uint32_t> indices, const Budget& budget) {
     n_ = uint32_t(indices.size());
-    global_.assign(indices.begin(), indices.end());
-    std::stable_sort(global_.begin(), global_.end(), [&](uint32_t a, uint32_t b) { return h.ops[a].call < h.ops[b].call; });
+    // Positions in invocation order (stable), then history indices.
+    std::vector<uint64_t> times(n_);
+    for (uint32_t i = 0; i < n_; ++i) times[i] = h.ops[indices[i]].call;
+    std::vector<uint32_t> by_call(n_);
+    std::iota(by_call.begin(), by_call.end(), 0u);
+    radix_order(times, by_call);
+    global_.resize(n_);
+    for (uint32_t i = 0; i < n_; ++i) global_[i] = indices[by_call[i]];
     data_.resize(n_);
     observer_.resize(n_);
     lazy_.resize(n_);
@@ -399,12 +563,14 @@ class Search {
       invertible_[i] = prune_ && (observer_[i] || Model::invertible(data_[i]));
       ret_[i] = h.ops[global_[i]].ret;
     }
+    poll_long_step();
     if (prune_) rename_unobserved_values();
     classify(h);
+    poll_long_step();
+    prepare_blocks();
     by_return_.resize(n_);
     for (uint32_t i = 0; i < n_; ++i) by_return_[i] = i;
-    std::stable_sort(by_return_.begin(), by_return_.end(),
-                     [&](uint32_t a, uint32_t b) { return h.ops[global_[a]].ret < h.ops[global_[b]].ret; });
+    radix_order(ret_, by_return_);
     const size_t entries = 2 * size_t(n_) + 2;
     next_.resize(entries);
     prev_.resize(entries);
@@ -429,10 +595,14 @@ class Search {
     next_[last] = end();
     prev_[end()] = last;
     bits_.assign((n_ + 63) / 64 + 1, 0);
-    cache_.reset(n_);
+    completed_left_ = 0;
+    for (uint32_t i = 0; i < n_; ++i) completed_left_ += !data_[i].pending;
+    poll_long_step();
+    cache_.reset(n_, &budget);
   }
 
   uint32_t n_ = 0;
+  uint32_t completed_left_ = 0;  // completed operations not linearized
   bool prune_ = true;
   size_t stack_heap_bytes_ = 0;  // heap owned by the states saved on the stack
   std::vector<uint32_t> global_;     // position (call order) -> history index
@@ -440,6 +610,10 @@ class Search {
   std::vector<uint8_t> observer_;    // position -> cannot change the state
   std::vector<uint8_t> lazy_;        // position -> tried only when needed or due
   std::vector<uint8_t> invertible_;  // position -> stepped in place, undone on backtracking
+  std::vector<uint8_t> anchor_;      // position -> forced when admissible, else tried after its block
+  std::vector<uint32_t> supplier_begin_, suppliers_;  // anchor -> positions of the ops supplying its keys
+  std::vector<uint32_t> block_;
+  std::vector<const OpData*> block_data_;
   const int64_t* pool_ = nullptr;
   std::vector<uint64_t> ret_;        // position -> response time
   std::vector<uint32_t> class_;      // position -> equivalence class
@@ -451,6 +625,7 @@ class Search {
   std::vector<int32_t> call_entry_, return_entry_;
   std::vector<uint64_t> bits_;
   std::vector<Frame> stack_;
+  std::vector<State> saved_states_;  // the states before the stack's non-invertible steps, in order
   MemoCache<State> cache_;
 };
 

@@ -31,21 +31,25 @@ class Shrinker {
     bool minimal = false;
   };
 
-  // `part` (history indices) must be refuted already.
-  Result shrink(const History& h, const std::vector<uint32_t>& part) {
+  // `part` (history indices) must be refuted already; `stuck_at` is the
+  // refuting search's SearchResult::stuck_at (0: unknown).
+  Result shrink(const History& h, const std::vector<uint32_t>& part, uint64_t stuck_at = 0) {
     Result out;
     out.history.meta = h.meta;
     out.history.meta.incomplete = false;
     out.history.key_pool = h.key_pool;
+    out.history.strings = h.strings;
     scratch_.meta = h.meta;
     scratch_.key_pool = h.key_pool;
+    scratch_.strings = h.strings;
     for (uint32_t i : part) out.history.ops.push_back(h.ops[i]);
     std::stable_sort(out.history.ops.begin(), out.history.ops.end(),
                      [](const Operation& a, const Operation& b) { return a.call < b.call; });
-    cut_at_earliest_refuted_time(out);
+    cut_at_earliest_refuted_time(out, stuck_at);
     drop_state_preserving_ops(out.history.ops);
     out.minimal = !gave_up_;
     compact_key_pool(out.history);
+    compact_strings(out.history);
     std::erase_if(out.cut, [&](uint64_t id) {
       return std::none_of(out.history.ops.begin(), out.history.ops.end(), [&](const Operation& op) { return op.id == id; });
     });
@@ -71,9 +75,14 @@ class Shrinker {
   }
 
  private:
-  // Binary search over event times for an early refuted cut. Refuted cuts
-  // need not be monotone in t, so only verified cuts are kept.
-  void cut_at_earliest_refuted_time(Result& out) {
+  // Searches event times for an early refuted cut. Refuted cuts need not be
+  // monotone in t, so only verified cuts are kept. The first guess is where
+  // the refuting search was stuck: the operation it could not linearize
+  // returned then, and cuts there usually leave few operations running
+  // (each running one becomes pending, and pending operations make a
+  // search branch). From the best cut the search gallops down, then
+  // bisects the last gap.
+  void cut_at_earliest_refuted_time(Result& out, uint64_t stuck_at) {
     std::vector<uint64_t> times;
     for (const Operation& op : out.history.ops) {
       times.push_back(op.call);
@@ -82,9 +91,23 @@ class Shrinker {
     std::sort(times.begin(), times.end());
     times.erase(std::unique(times.begin(), times.end()), times.end());
     size_t lo = 0, hi = times.size();  // hi == size: no cut
+    auto refuted_at = [&](size_t i) { return refuted(cut(out.history.ops, times[i], nullptr)); };
+    if (stuck_at > 0) {
+      const size_t guess = size_t(std::lower_bound(times.begin(), times.end(), stuck_at) - times.begin());
+      if (guess < hi && refuted_at(guess)) hi = guess;
+    }
+    for (size_t step = 1; hi > lo && !gave_up_; step *= 2) {
+      const size_t probe = hi > lo + step ? hi - step : lo;
+      if (refuted_at(probe)) {
+        hi = probe;
+      } else {
+        lo = probe + 1;
+        break;
+      }
+    }
     while (lo < hi && !gave_up_) {
-      size_t mid = lo + (hi - lo) / 2;
-      if (refuted(cut(out.history.ops, times[mid], nullptr))) hi = mid; else lo = mid + 1;
+      const size_t mid = lo + (hi - lo) / 2;
+      if (refuted_at(mid)) hi = mid; else lo = mid + 1;
     }
     if (hi < times.size()) out.history.ops = cut(out.history.ops, times[hi], &out.cut);
   }

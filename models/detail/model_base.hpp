@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 
 #include "models/detail/flat_containers.hpp"
@@ -32,6 +33,12 @@ struct ModelBase {
   static bool invertible(const OpData&) { return false; }
   static void undo(State&, const OpData&, const int64_t*) {}
   static bool helps(const OpData&, const OpData&, const int64_t*) { return false; }
+  // Anchors and the keys lazy operations supply (the search's blocks; see
+  // linearizability/detail/search.hpp). None here.
+  static bool is_anchor(const OpData&) { return false; }
+  static std::span<const int64_t> anchor_keys(const OpData&, const int64_t*) { return {}; }
+  static std::span<const int64_t> supplied_keys(const OpData&, const int64_t*) { return {}; }
+  static bool admits_after(const StateType&, const OpData&, std::span<const OpData* const>, const int64_t*) { return false; }
 };
 
 // Models whose state is (key, value) pairs: map, multimap, kv.
@@ -52,16 +59,23 @@ struct PairsModelBase : ModelBase<FlatPairs> {
   }
 };
 
-// Models whose state is a sorted multiset of keys: set, priority queue.
-struct KeysModelBase : ModelBase<FlatMultiset> {
-  static std::string describe(const FlatMultiset& s) {
-    std::string out = "[";
-    for (int64_t k : s) {
-      if (out.size() > 1) out += ',';
-      out += std::to_string(k);
-    }
-    return out + "]";
+// Sorted keys as "[1,2,3]": the first 64, then how many there are (a
+// queue's state can hold millions).
+template <class Keys>
+std::string describe_keys(const Keys& keys, uint32_t size) {
+  std::string out = "[";
+  uint32_t shown = 0;
+  for (int64_t k : keys) {
+    if (shown == 64) return out + ",... (" + std::to_string(size) + " keys)]";
+    if (shown++) out += ',';
+    out += std::to_string(k);
   }
+  return out + "]";
+}
+
+// Models whose state is a sorted set of keys: set.
+struct KeysModelBase : ModelBase<FlatMultiset> {
+  static std::string describe(const FlatMultiset& s) { return describe_keys(s, s.size()); }
 };
 
 }  // namespace warpcheck::detail

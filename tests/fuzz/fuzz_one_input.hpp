@@ -2,7 +2,9 @@
 // test replays kept inputs through this same function. The first byte picks
 // the reader (and the model for EDN); the rest is the file. Selector 4 seals
 // the rest with a valid checksum first, so that mutated binary records get
-// past it and reach record validation. Any input must end in a parsed
+// past it and reach record validation. Selector 5 reads EDN with the import
+// options (a starting value, nil reads unknown, failed CAS false) for the
+// model picked by the byte's high bits. Any input must end in a parsed
 // history or an InputError; a parsed history must survive writing and
 // re-reading in both formats unchanged (else abort: a crash to the fuzzer).
 #pragma once
@@ -20,12 +22,20 @@ inline void fuzz_one_input(const uint8_t* data, size_t size) {
   const ModelId edn_models[] = {ModelId::Register, ModelId::CasRegister, ModelId::Kv};
   try {
     History h;
-    switch (data[0] % 5) {
+    switch (data[0] % 6) {
       case 0: h = read_binary(text, "fuzz"); break;
       case 1: h = read_jsonl(text, "fuzz", std::nullopt); break;
       case 2: h = read_jsonl(text, "fuzz", ModelId::PriorityQueue); break;
-      case 3: h = read_edn(text, "fuzz", edn_models[(data[0] / 5) % 3]); break;
-      default: h = read_binary(detail::seal_binary(text), "fuzz-sealed"); break;
+      case 3: h = read_edn(text, "fuzz", edn_models[(data[0] / 6) % 3]); break;
+      case 4: h = read_binary(detail::seal_binary(text), "fuzz-sealed"); break;
+      default: {
+        ImportOptions peer;
+        peer.initial = (data[0] / 6) % 2 ? "\"\"" : "0";
+        peer.nil_reads_unknown = true;
+        peer.failed_cas_returns_false = true;
+        h = read_edn(text, "fuzz", edn_models[(data[0] / 12) % 3], peer);
+        break;
+      }
     }
     const std::string bin = encode_binary(h);
     if (encode_binary(read_binary(bin, "fuzz-bin")) != bin) std::abort();

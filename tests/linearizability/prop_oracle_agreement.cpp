@@ -77,6 +77,33 @@ WC_PROP(OracleAgreement, DistinctKeyPriorityQueues, 10000, ()) {
   expect_agreement(h);
 }
 
+// Batched priority queues with distinct keys, the home ground of the block
+// and forced-pop rules: full or random batches, pushes first or mixed,
+// pending operations, wrong pops, everything overlapping.
+WC_PROP(OracleAgreement, BatchedDistinctKeyPriorityQueues, 5000, ()) {
+  SyntheticHistorySpec spec;
+  spec.model = ModelId::PriorityQueue;
+  spec.operations = *rc::gen::inRange<size_t>(2, 11);
+  spec.keys = int64_t(1) << 62;
+  spec.overlap = *rc::gen::inRange<uint64_t>(0, 16);
+  spec.warp_batch = *rc::gen::element(0u, 0u, 3u, 5u);
+  spec.pending = *rc::gen::element(0.0, 0.0, 0.2, 0.4);
+  spec.batch = *rc::gen::inRange<uint32_t>(1, 5);
+  spec.full_batches = *rc::gen::arbitrary<bool>();
+  spec.phases = *rc::gen::arbitrary<bool>();
+  spec.wrong_pops = *rc::gen::element(0u, 0u, 1u, 2u);
+  spec.seed = *rc::gen::arbitrary<uint64_t>();
+  History h = make_linearizable_history(spec);
+  if (*rc::gen::inRange(0, 4) == 0) corrupt_one_result(h);
+  compact_key_pool(h);
+  expect_agreement(h);
+}
+
+// Key-value stores with string values and appends (Porcupine's model).
+WC_PROP(OracleAgreement, KvStringsWithAppends, 3000, ()) {
+  expect_agreement(random_kv_string_history(8));
+}
+
 // The classic hard shape for sets: one key, everything overlapping.
 WC_PROP(OracleAgreement, SingleKeyHeavyOverlapSets, 10000, ()) {
   History h = random_history(ModelId::Set, 12, 1);

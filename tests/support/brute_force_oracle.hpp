@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <map>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "linearizability/history.hpp"
@@ -17,7 +18,27 @@ namespace warpcheck::testing {
 // Multimap: all live values. Priority queue and registers use key 0.
 using RefState = std::map<int64_t, std::vector<int64_t>>;
 
-inline std::vector<RefState> reference_successors(ModelId model, const RefState& s0, const History& h, const Operation& op) {
+// String values: the history's strings, plus every concatenation an append
+// makes, each text once, so that equal texts have equal ids.
+class TextTable {
+ public:
+  explicit TextTable(const std::vector<std::string>& strings) : texts_(strings) {
+    for (size_t i = 0; i < texts_.size(); ++i) ids_.emplace(texts_[i], int64_t(i));
+  }
+  int64_t concat(int64_t a, int64_t b) {
+    std::string joined = texts_[size_t(a)] + texts_[size_t(b)];
+    auto [it, fresh] = ids_.emplace(joined, int64_t(texts_.size()));
+    if (fresh) texts_.push_back(std::move(joined));
+    return it->second;
+  }
+
+ private:
+  std::vector<std::string> texts_;
+  std::map<std::string, int64_t> ids_;
+};
+
+inline std::vector<RefState> reference_successors(ModelId model, const RefState& s0, const History& h, const Operation& op,
+                                                  TextTable* texts = nullptr) {
   const OpData& d = op.data;
   const bool done = !d.pending;
   RefState s = s0;
@@ -93,6 +114,10 @@ inline std::vector<RefState> reference_successors(ModelId model, const RefState&
     case ModelId::Kv: {
       if (d.kind == OpKind::Read && !returned_value(single())) return {};
       if (d.kind == OpKind::Write) vals = {d.value};
+      if (d.kind == OpKind::Append) {  // strings only: the text grows; an unwritten key takes the piece
+        if (!texts) return {};
+        vals = {vals.empty() ? d.value : texts->concat(vals[0], d.value)};
+      }
       if (d.kind == OpKind::Cas) {
         const bool hit = !vals.empty() && vals[0] == d.expected;
         if (!returned_bool(hit)) return {};
@@ -108,7 +133,7 @@ inline std::vector<RefState> reference_successors(ModelId model, const RefState&
 
 class BruteForceOracle {
  public:
-  explicit BruteForceOracle(const History& h) : h_(h), done_(h.ops.size(), false) {}
+  explicit BruteForceOracle(const History& h) : h_(h), done_(h.ops.size(), false), texts_(h.strings) {}
 
   bool linearizable() { return extend(RefState{}, 0); }
 
@@ -119,7 +144,7 @@ class BruteForceOracle {
     if (all_completed) return true;  // unplaced pending operations never took effect
     for (size_t i = 0; i < h_.ops.size(); ++i) {
       if (done_[i] || !minimal(i)) continue;
-      for (const RefState& next : reference_successors(h_.meta.model, state, h_, h_.ops[i])) {
+      for (const RefState& next : reference_successors(h_.meta.model, state, h_, h_.ops[i], &texts_)) {
         done_[i] = true;
         const bool ok = extend(next, placed + 1);
         done_[i] = false;
@@ -138,6 +163,7 @@ class BruteForceOracle {
 
   const History& h_;
   std::vector<bool> done_;
+  TextTable texts_;
 };
 
 inline bool brute_force_linearizable(const History& h) { return BruteForceOracle(h).linearizable(); }

@@ -31,7 +31,9 @@ inline History random_history(ModelId model, size_t max_ops, int64_t max_keys) {
     Operation op;
     op.id = i;
     op.team = uint32_t(i % 4);
-    const OpSpec& spec = info.ops[*rc::gen::inRange<size_t>(0, info.ops.size())];
+    // Integer values: no appends (random_kv_string_history has them; they come last).
+    const size_t kinds = info.ops.back().kind == OpKind::Append ? info.ops.size() - 1 : info.ops.size();
+    const OpSpec& spec = info.ops[*rc::gen::inRange<size_t>(0, kinds)];
     OpData& d = op.data;
     d.kind = spec.kind;
     d.key = *rc::gen::inRange<int64_t>(0, keys);
@@ -96,6 +98,44 @@ inline void corrupt_one_result(History& h) {
       break;
     case ResultKind::None: break;
   }
+}
+
+// Key-value histories with string values and appends, on one or two keys:
+// pieces and results drawn from a few short strings, so that appended
+// pieces often join into a value some read returned ("a" + "b" = "ab").
+inline History random_kv_string_history(size_t max_ops) {
+  static const std::vector<std::string> texts = {"", "a", "b", "ab", "ba", "aa", "abb"};
+  History h;
+  h.meta.model = ModelId::Kv;
+  h.meta.string_values = true;
+  h.strings = texts;
+  const size_t n = *rc::gen::inRange<size_t>(0, max_ops + 1);
+  auto text = [] { return *rc::gen::inRange<int64_t>(0, int64_t(texts.size())); };
+  for (size_t i = 0; i < n; ++i) {
+    Operation op;
+    op.id = i;
+    OpData& d = op.data;
+    d.kind = *rc::gen::element(OpKind::Read, OpKind::Write, OpKind::Append, OpKind::Append, OpKind::Cas);
+    d.key = *rc::gen::inRange<int64_t>(0, 2);
+    if (d.kind != OpKind::Read) d.value = text();
+    if (d.kind == OpKind::Cas) d.expected = text();
+    op.call = *rc::gen::inRange<uint64_t>(0, 3 * n + 1);
+    d.pending = *rc::gen::inRange(0, 8) == 0;
+    op.ret = d.pending ? kPendingTime : op.call + *rc::gen::inRange<uint64_t>(0, 9);
+    if (!d.pending && d.kind == OpKind::Read) {
+      d.result_kind = *rc::gen::inRange(0, 5) == 0 ? ResultKind::Absent : ResultKind::Value;
+      d.result = d.result_kind == ResultKind::Value ? text() : 0;
+    }
+    if (!d.pending && d.kind == OpKind::Cas) {
+      d.result_kind = ResultKind::Bool;
+      d.result = *rc::gen::inRange(0, 2);
+    }
+    clear_unused_fields(model_info(ModelId::Kv), op);
+    h.ops.push_back(op);
+  }
+  compact_strings(h);
+  validate_history(h, "random kv string history");
+  return h;
 }
 
 inline History perturbed_history(ModelId model, size_t max_ops, uint64_t overlap_max) {
