@@ -21,31 +21,6 @@ using namespace warpcheck;
 
 namespace {
 
-// Device-to-device copy bandwidth, counting bytes read plus written.
-double copy_bandwidth_gbs() {
-  const size_t bytes = size_t(1) << 30;
-  void *a = nullptr, *b = nullptr;
-  if (cudaMalloc(&a, bytes) != cudaSuccess || cudaMalloc(&b, bytes) != cudaSuccess) return 0;
-  cudaMemset(a, 1, bytes);
-  cudaEvent_t s, e;
-  cudaEventCreate(&s);
-  cudaEventCreate(&e);
-  cudaMemcpy(b, a, bytes, cudaMemcpyDeviceToDevice);
-  float best = 1e9;
-  for (int i = 0; i < 5; ++i) {
-    cudaEventRecord(s);
-    cudaMemcpy(b, a, bytes, cudaMemcpyDeviceToDevice);
-    cudaEventRecord(e);
-    cudaEventSynchronize(e);
-    float ms = 0;
-    cudaEventElapsedTime(&ms, s, e);
-    best = std::min(best, ms);
-  }
-  cudaFree(a);
-  cudaFree(b);
-  return 2.0 * double(bytes) / (best / 1e3) / 1e9;
-}
-
 double mops(uint64_t n, double ms) { return ms > 0 ? double(n) / ms / 1e3 : 0; }
 
 }  // namespace
@@ -57,7 +32,7 @@ int main(int argc, char** argv) {
     std::printf("SKIP: no CUDA device (%s): the slab hash benchmark needs one\n", dev.why_absent.c_str());
     return 77;
   }
-  const double bw = copy_bandwidth_gbs();
+  const double bw = gpu::copy_bandwidth_gbs();
   std::printf("device: %s, %d SMs; device-to-device copy %.0f GB/s (read + write)\n", dev.name.c_str(), dev.sms, bw);
   const uint64_t n = quick ? 1 << 16 : 1 << 22;
   const std::vector<double> betas = quick ? std::vector<double>{0.6, 2.0} : std::vector<double>{0.2, 0.5, 1.0, 2.0, 4.0};

@@ -1,5 +1,7 @@
 #include <cuda_runtime.h>
 
+#include <algorithm>
+
 #include "stress/gpu/device_buffer.cuh"
 #include "stress/gpu/device_info.hpp"
 
@@ -41,7 +43,35 @@ DeviceInfo device_info() {
   info.name = p.name;
   info.sms = p.multiProcessorCount;
   info.memory_gib = double(p.totalGlobalMem) / double(1ull << 30);
+  int clock_khz = 0, bus_bits = 0;  // attributes: CUDA 13's cudaDeviceProp no longer has the memory clock
+  if (cudaDeviceGetAttribute(&clock_khz, cudaDevAttrMemoryClockRate, 0) == cudaSuccess &&
+      cudaDeviceGetAttribute(&bus_bits, cudaDevAttrGlobalMemoryBusWidth, 0) == cudaSuccess)
+    info.peak_bandwidth_gbs = 2.0 * double(clock_khz) * 1e3 * double(bus_bits) / 8 / 1e9;  // double data rate
+  cudaGetLastError();
   return info;
+}
+
+double copy_bandwidth_gbs() {
+  const size_t bytes = size_t(1) << 30;
+  DeviceBuffer<char> a(bytes), b(bytes);
+  check(cudaMemset(a.p, 1, bytes), "cudaMemset");
+  cudaEvent_t start, end;
+  cudaEventCreate(&start);
+  cudaEventCreate(&end);
+  check(cudaMemcpy(b.p, a.p, bytes, cudaMemcpyDeviceToDevice), "cudaMemcpy");
+  float best = 1e9f;
+  for (int i = 0; i < 5; ++i) {
+    cudaEventRecord(start);
+    cudaMemcpy(b.p, a.p, bytes, cudaMemcpyDeviceToDevice);
+    cudaEventRecord(end);
+    cudaEventSynchronize(end);
+    float ms = 0;
+    cudaEventElapsedTime(&ms, start, end);
+    best = std::min(best, ms);
+  }
+  cudaEventDestroy(start);
+  cudaEventDestroy(end);
+  return 2.0 * double(bytes) / (best / 1e3) / 1e9;
 }
 
 TimerResolution measure_globaltimer(uint64_t reads) {

@@ -11,8 +11,13 @@ struct DeviceInfo {
   std::string name, why_absent;
   int sms = 0;
   double memory_gib = 0;
+  double peak_bandwidth_gbs = 0;  // from the memory clock and bus width: the data sheet's figure
 };
 DeviceInfo device_info();
+
+// Device-to-device copy bandwidth (best of 5 copies of 1 GiB), counting
+// bytes read plus written: the bytes-moved floor's denominator.
+double copy_bandwidth_gbs();
 
 struct TimerResolution {
   uint64_t min_step_ns = 0;  // smallest non-zero difference between two reads

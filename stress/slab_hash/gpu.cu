@@ -7,7 +7,7 @@
 #include <cmath>
 
 #include "models/detail/hash.hpp"
-#include "stress/gpu/device_buffer.cuh"
+#include "stress/gpu/mix_bench.cuh"
 #include "stress/slab_hash/gpu.hpp"
 
 namespace warpcheck::gpu {
@@ -141,6 +141,25 @@ SlabHashBenchResult run_slab_hash_bench(const SlabHashBenchSpec& spec) {
   faults.to_host(&f);
   r.faults = f.count;
   if (log) r.log = log->to_host();
+  const auto host = table.to_host();
+  r.invariant_violations = check_slab_hash_invariants(slab_hash_view(c, spec.seed, host->pointers()));
+  return r;
+}
+
+SlabHashMixResult run_slab_hash_mix_bench(const MixBenchSpec& spec, double slabs_per_bucket) {
+  SlabHashConfig c;
+  c.ops_per_lane = spec.ops_per_lane;
+  c.teams = spec.teams();
+  c.keys = static_cast<int64_t>(spec.range);
+  c.buckets = std::max<uint32_t>(1, static_cast<uint32_t>(double(spec.prefill()) / (15.0 * slabs_per_bucket)));
+  // Room for every insert at twice the expected slabs (deletes leave tombstones).
+  const uint64_t inserted = spec.prefill() + spec.operations * spec.insert / 100;
+  const uint64_t slabs_needed = 2 * (inserted / 15 + c.buckets) + 1024 * 16;
+  c.blocks_per_super = static_cast<uint32_t>(std::min<uint64_t>((slabs_needed + 1023) / 1024, 1u << 14));
+  validate(c);
+  DeviceMemory table(slab_hash_layout(c));
+  SlabHashMixResult r;
+  r.times = run_mix_bench(slab_hash_view(c, spec.seed, table.pointers()), spec, OpKind::Upsert);
   const auto host = table.to_host();
   r.invariant_violations = check_slab_hash_invariants(slab_hash_view(c, spec.seed, host->pointers()));
   return r;

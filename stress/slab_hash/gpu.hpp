@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "stress/gpu/gpu_run.hpp"
+#include "stress/gpu/mix_bench.hpp"
 #include "stress/slab_hash/config.hpp"
 
 namespace warpcheck::gpu {
@@ -39,5 +40,14 @@ struct SlabHashBenchResult {
   std::vector<std::string> invariant_violations;
 };
 SlabHashBenchResult run_slab_hash_bench(const SlabHashBenchSpec& spec);
+
+// The GFSL thesis' mixed benchmark (stress/gpu/mix_bench.hpp) on a map with
+// about `slabs_per_bucket` slabs a bucket once half the range is in: the
+// unordered ceiling beside an ordered structure. Inserts are upserts.
+struct SlabHashMixResult {
+  MixBenchResult times;
+  std::vector<std::string> invariant_violations;
+};
+SlabHashMixResult run_slab_hash_mix_bench(const MixBenchSpec& spec, double slabs_per_bucket = 0.6);
 
 }  // namespace warpcheck::gpu
