@@ -11,7 +11,7 @@ namespace warpcheck {
 // "3 teams of 32 lanes, 192 operation slots"
 std::string describe_target(const Target& t);
 
-void print_summary(const StressSummary& sum, Backend backend, std::ostream& out);
+void print_summary(const StressSummary& sum, Backend backend, bool judge_points, std::ostream& out);
 
 struct FailureFiles {
   std::string out_dir;           // empty: write no files

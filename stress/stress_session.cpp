@@ -215,6 +215,10 @@ int run_stress_request(const StressRequest& req, std::ostream& out, std::ostream
   loop.seeds = repro ? (backend == Backend::Gpu ? o.integer("times") : 1) : o.integer("seeds");
   loop.keep_going = o.flag("keep-going") || (repro && backend == Backend::Gpu);
   loop.points_must_hold = o.flag("require-points");
+  const bool judge_points = backend == Backend::Sim || st.spec.points_only_in_simulator.empty();
+  if (loop.points_must_hold && !judge_points)
+    throw std::invalid_argument("--require-points: " + st.spec.name + "'s points are judged in the simulator only: " +
+                                st.spec.points_only_in_simulator);
   loop.check.timeout_seconds = o.real("timeout");
   if (!o.flag("quiet"))
     loop.progress = [&err](const StressProgress& p) {
@@ -253,7 +257,8 @@ int run_stress_request(const StressRequest& req, std::ostream& out, std::ostream
   out << (repro ? "repro: seed " + std::to_string(*req.repro_seed) + ", " : std::string("stress: ")) << st.spec.name << ", "
       << describe_target(target) << "," << o.run_flags() << "\n";
   const StressSummary sum = run_stress(configured, loop);
-  print_summary(sum, backend, out);
+  print_summary(sum, backend, judge_points, out);
+  if (!judge_points) out << "proof's points: not judged on this back-end: " << st.spec.points_only_in_simulator << "\n";
   if (repro && backend == Backend::Gpu)
     out << "the failure recurred in " << sum.failed_runs << " of " << sum.runs << " reruns (GPU runs are not deterministic)\n";
   if (repro && backend == Backend::Sim && sum.first_failure && !sum.first_failure->run.schedule.empty() &&

@@ -111,6 +111,10 @@ struct StructureSpec {
   std::string model;                    // the sequential model(s), in words
   std::vector<std::string> invariants;  // quiescent invariants checked after each run
   std::vector<SuiteRun> suite;
+  // Why the recorded linearization points are not judged off the simulator
+  // (empty: judged on every back-end), e.g. points that are loads, which
+  // hardware can stamp only with a clock read after them.
+  std::string points_only_in_simulator;
 };
 
 struct GpuRunSettings {

@@ -6,6 +6,22 @@
 
 namespace warpcheck {
 
+namespace {
+
+// A run that names a simulator-only option (a scheduler, delays) is about
+// schedules that only the simulator controls: it runs there on any back-end.
+bool names_simulator_option(const Structure& s, const std::string& flags) {
+  const auto table = option_table(s);
+  std::istringstream words(flags);
+  for (std::string w; words >> w;)
+    if (w.rfind("--", 0) == 0)
+      for (const OptionSpec& o : *table)
+        if (o.name == w.substr(2) && o.backends == std::vector<Backend>{Backend::Sim}) return true;
+  return false;
+}
+
+}  // namespace
+
 int run_suite(const Registry& r, const Structure* only, const SuiteOptions& o, std::ostream& out, std::ostream& err) {
   struct Row {
     std::string structure, what;
@@ -21,7 +37,8 @@ int run_suite(const Registry& r, const Structure* only, const SuiteOptions& o, s
       out << "== " << s.spec.name << ": " << run.what << "\n" << std::flush;
       int got = 3;
       try {
-        const bool pinned = run.run.find("--backend") != std::string::npos;
+        const bool pinned = run.run.find("--backend") != std::string::npos || names_simulator_option(s, run.run);
+        if (pinned && o.backend && *o.backend != Backend::Sim) out << "(on the simulator: the run is about its schedules)\n";
         const Backend b = pinned ? Backend::Sim
                                  : resolve_backend(s, o.backend ? std::optional<std::string>(std::string(backend_name(*o.backend)))
                                                                  : std::nullopt, gpu);

@@ -22,7 +22,8 @@ if [ "${1:-}" = --bundle ]; then
   rm -rf "$bundle" && mkdir -p "$bundle"
   cp build/bench/*_gpu_bench build/bench/gpu_*_bench build/tools/warpcheck "$bundle"/ 2>/dev/null
   # Shared libraries the device image may lack (glibc and the driver excepted).
-  ldd build/bench/gpu_recorder_bench | awk '/=> \// {print $3}' | grep -E 'boost|gomp|cudart' | xargs -r -I{} cp -L {} "$bundle"/
+  for b in "$bundle"/*; do ldd "$b"; done | awk '/=> \// {print $3}' | grep -E 'boost|gomp|cudart|absl' | sort -u |
+    xargs -r -I{} cp -L {} "$bundle"/
   exclude="$(git rev-parse --git-dir)/info/exclude"
   mkdir -p "$(dirname "$exclude")"
   grep -qx "/$bundle/" "$exclude" 2>/dev/null || printf '/%s/\n/gpu-out/\n' "$bundle" >> "$exclude"

@@ -125,6 +125,8 @@ StructureSpec GfslAdapter::declare() {
       {"fixed, 16-entry chunks, hot keys", "--variant fixed --chunk 16 --teams 256 --keys 2000 --hot-keys 8 --seeds 50", 0, "gpu"},
       {"the printed pseudocode on the GPU (expected to fail)", "--variant paper --teams 64 --keys 500 --seeds 20 --keep-going", 1, "gpu"},
   };
+  s.points_only_in_simulator =
+      "the points of contains and of absent answers are loads, and hardware stamps a load only with a clock read after it";
   s.invariants = {"each level's live chunks sorted, packed, within their max, no key in two",
                   "the last chunk of a level live, max and next infinity",
                   "every allocated chunk on one level, reachable unless a zombie",

@@ -199,6 +199,7 @@ GpuRun run_warp_structure(const MemoryLayout& layout, MakeView make_view, const 
   faults.to_host(&run.faults);
   run.log = log.to_host();
   run.memory = memory.to_host();
+  for (void* base : memory.pointers()) run.device_bases.push_back(reinterpret_cast<uintptr_t>(base));
   return run;
 }
 

@@ -49,6 +49,22 @@ SeedRun seed_run_from_threads(ThreadsRun&& t) {
 
 void no_cuda_back_end() { throw std::invalid_argument("--backend gpu: this build has no CUDA back-end (nvcc was not found)"); }
 
+namespace {
+
+// A device address as "array[unit]+offset" of the run's layout (empty: not in it).
+std::string name_device_address(const gpu::GpuRun& g, uint64_t address) {
+  if (!g.memory) return "";
+  const MemoryLayout& layout = g.memory->layout();
+  for (size_t i = 0; i < layout.size() && i < g.device_bases.size(); ++i)
+    if (address >= g.device_bases[i] && address < g.device_bases[i] + layout[i].bytes()) {
+      const uint64_t at = address - g.device_bases[i];
+      return layout[i].name + "[" + std::to_string(at / layout[i].unit_bytes) + "]+" + std::to_string(at % layout[i].unit_bytes);
+    }
+  return "";
+}
+
+}  // namespace
+
 SeedRun seed_run_from_gpu(const gpu::GpuRun& g, ModelId model, uint64_t seed) {
   HistoryMeta meta;
   meta.model = model;
@@ -60,7 +76,10 @@ SeedRun seed_run_from_gpu(const gpu::GpuRun& g, ModelId model, uint64_t seed) {
     const bool spin = g.faults.kind == uint32_t(cuda_backend::fault_kind::spin_bound);
     r.fault_kind = spin ? FaultKind::SpinBound : FaultKind::StructureCheck;
     r.fault_message = "GPU: " + std::to_string(g.faults.count) + " fault(s); first: team " + std::to_string(g.faults.team) +
+                      " lane " + std::to_string(g.faults.lane) +
                       (spin ? ", spin bound" : ", structure failure (full, allocator exhausted, or a list cycle)");
+    const std::string where = name_device_address(g, g.faults.address);
+    if (!where.empty()) r.fault_message += spin ? ", waiting on " + where : ", at " + where;
   }
   return r;
 }
