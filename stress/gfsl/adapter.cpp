@@ -101,7 +101,8 @@ StructureSpec GfslAdapter::declare() {
       {"unlock_next_after_split", "G1: preSplit locks the next chunk and Algorithm 4.9 never releases it: a deadlock", paper},
       {"unlock_on_vanished_key", "G2: Delete returns false with its bottom chunk locked when k vanished (Alg. 4.11, lines 9-10)", paper},
       {"reread_next_after_split", "G3: a merge writes back the next chunk as read before splitting it (Alg. 4.12, line 21)", paper},
-      {"validated_absent", "G4: an absent answer from a chunk read that a concurrent shift tore (two transactions)", paper},
+      {"validated_absent", "G4: an absent answer from a chunk read that a concurrent shift tore (two transactions); "
+                           "the chunk is read again between two equal, free loads of its LOCK word", paper},
       {"raise_locked_key", "G6: a bottom split raises the new chunk's smallest key, which it does not hold locked", paper},
   };
   s.findings = {
@@ -116,10 +117,12 @@ StructureSpec GfslAdapter::declare() {
       {"G6_raised_key_deleted_meanwhile", without("raise_locked_key") + churn, kOracleInvariants, 200},
   };
   s.suite = {
+      // Our points are a claim too: the runs pinned to the simulator (by a
+      // scheduler or delays) require them.
       {"fixed, splits and merges (16-entry chunks), 200 seeds", "--variant fixed" + small + " --seeds 200"},
-      {"fixed, delete-heavy churn under PCT, 200 seeds", "--variant fixed" + churn + " --scheduler pct --seeds 200"},
+      {"fixed, delete-heavy churn under PCT, 200 seeds", "--variant fixed" + churn + " --scheduler pct --require-points --seeds 200"},
       {"fixed, 32-entry chunks (torn reads), delays at writes, 100 seeds",
-       "--variant fixed --keys 100 --ops-per-lane 4 --teams 4 --delays 0.05 --delay-steps 2000 --seeds 100"},
+       "--variant fixed --keys 100 --ops-per-lane 4 --teams 4 --delays 0.05 --delay-steps 2000 --require-points --seeds 100"},
       {"the printed pseudocode (its next-chunk lock G1 expected to be caught)", "--variant paper" + small + " --backend sim --seeds 50", 1},
       {"fixed, 512 warps", "--variant fixed --teams 512 --keys 10000 --ops-per-lane 4 --seeds 50", 0, "gpu"},
       {"fixed, 16-entry chunks, hot keys", "--variant fixed --chunk 16 --teams 256 --keys 2000 --hot-keys 8 --seeds 50", 0, "gpu"},

@@ -22,7 +22,8 @@
 //   FIND present  the load that saw k in a non-zombie bottom chunk
 //   FIND absent   the load of the enclosing chunk's NEXT entry (its max)
 //                 that ended the lateral walk; with the validated-absent
-//                 fix, the LOCK word's load that validated the read
+//                 fix, the second of the two LOCK loads around a re-read
+//                 of the chunk (the chunk is unchanged between them)
 // A chunk's DATA entries are read lane by lane (two 128-byte transactions
 // for N = 32): an absent answer from a read that a shift crossed can miss a
 // key present throughout. See gfsl_fix::validated_absent.

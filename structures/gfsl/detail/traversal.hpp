@@ -38,20 +38,38 @@ WC_HD uint64_t stamp_of(team_context<Team>& c, uint32_t deciding_lane) {
   return c.t.shfl(c.clock.of_last_load(c.t), deciding_lane);
 }
 
-// Is the absent answer that read `r` gave for k a sound one? Without the
-// validated-absent fix it is taken as read. With it (the fix of finding
-// G-torn): the LOCK word, read again, must equal the one the read saw, and
-// be free: then no writer held the chunk across the read's loads, whatever
-// their order, and every mutation of a chunk is made under its lock and
-// bumps its version at unlock.
+// The validated-absent fix (finding G4) reads a chunk as a sequence lock:
+// the LOCK word first, then the chunk, then the LOCK word again. Every
+// mutation of a chunk is made under its lock and bumps its version at
+// unlock, so two equal, free LOCK words around the read mean no writer
+// touched the chunk in between, whatever the order of the read's own
+// transactions. (Comparing with the LOCK word the read itself brought
+// back is not enough: the LOCK entry shares a transaction with entries
+// 16-29, and a whole lock-shift-unlock can fall between the transactions:
+// finding G4b, refuted by the framework, tests/structures/gfsl.)
+// Ordering on the GPU: the LOCK lane's first load is an acquire and the
+// team syncs before reading the chunk; after the chunk the team syncs and
+// the LOCK lane fences before its second load.
 template <class Team>
-WC_HD bool absent_holds(team_context<Team>& c, const chunk_read& r, uint64_t& point) {
-  point = stamp_of(c, c.next_lane);
-  if (!c.s.fixed(gfsl_fix::validated_absent)) return true;
+WC_HD uint64_t lock_before_read(team_context<Team>& c, uint32_t chunk) {
+  uint64_t before = 0;
+  if (c.is_lock()) before = c.t.load(c.s.entry_at(chunk, c.lock_lane), core::order::acquire, core::scope::gpu);
+  c.t.sync();
+  return before;  // meaningful in the LOCK lane
+}
+
+// Is the absent answer from a read of `chunk` made after `before` was read a sound one?
+// `point`: the second LOCK load's stamp, when the chunk is known unchanged.
+template <class Team>
+WC_HD bool absent_holds(team_context<Team>& c, uint32_t chunk, uint64_t before, uint64_t& point) {
+  c.t.sync();
   uint64_t again = 0;
-  if (c.is_lock()) again = c.t.load(c.s.entry_at(r.chunk, c.lock_lane), core::order::acquire, core::scope::gpu);
+  if (c.is_lock()) {
+    c.t.fence(core::order::acq_rel, core::scope::gpu);
+    again = c.t.load(c.s.entry_at(chunk, c.lock_lane), core::order::relaxed, core::scope::gpu);
+  }
   point = stamp_of(c, c.lock_lane);
-  return c.t.all(!c.is_lock() || (again == r.e && owner_of(r.e) == 0));
+  return c.t.all(!c.is_lock() || (again == before && owner_of(before) == 0));
 }
 
 // Lateral steps at one level from `from` to k's enclosing chunk, skipping
@@ -109,6 +127,8 @@ WC_HD lateral_result walk_to_enclosing(team_context<Team>& c, uint32_t from, uin
   lateral_result out;
   uint32_t cur = from, pred = kNil;
   core::bounded_spin<Team> revalidate(c.t, c.s.entry_at(from, c.lock_lane));
+  uint32_t validating = kNil;  // the chunk whose LOCK word `before` holds, read ahead of reading it again
+  uint64_t before = 0;
   for (uint32_t hops = 0; c.ok; ++hops) {
     if (hops > c.s.pool_chunks) {
       c.fail("gfsl: a lateral walk longer than the pool: a cycle in a level", c.s.next_free);
@@ -143,13 +163,21 @@ WC_HD lateral_result walk_to_enclosing(team_context<Team>& c, uint32_t from, uin
       c.act_on(r, "answered present from");
       return out;
     }
-    if (!absent_holds(c, r, out.point)) {  // a writer held the chunk or changed it: wait, read it again
-      --hops;
-      if (!c.spin(revalidate)) break;
-      continue;
+    if (!c.s.fixed(gfsl_fix::validated_absent)) {
+      out.point = stamp_of(c, c.next_lane);  // the load of the max that ended the walk
+      c.act_on(r, "answered absent from");
+      return out;
     }
-    c.act_on(r, "answered absent from");
-    return out;
+    if (validating == cur) {  // r was read between two loads of the LOCK word
+      if (absent_holds(c, cur, before, out.point)) {
+        c.act_on(r, "answered absent from");
+        return out;
+      }
+      if (!c.spin(revalidate)) break;  // a writer held the chunk or changed it: wait
+    }
+    before = lock_before_read(c, cur);  // and read the chunk again
+    validating = cur;
+    --hops;
   }
   out.lane = kNone;
   return out;

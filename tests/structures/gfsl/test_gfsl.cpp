@@ -170,17 +170,19 @@ TEST(GfslInvariants, EachCorruptionIsNamed) {
   }
 }
 
-// Finding G4, directed. Team 0 fills a 32-entry chunk so that key K sits in
-// entry 15; then team 1 inserts a smaller key (shifting K across the two
-// 128-byte transactions, 15 to 16) while team 2 looks K up. A lookup whose
-// second transaction reads before the shift reached entry 16 and whose
-// first reads after it overwrote entry 15 sees no K, though K is there
-// throughout: not linearizable, unless the absent answer is validated.
+// Finding G4, directed. Team 0 fills a 32-entry chunk with 10, 20, ...,
+// 200; then team 1 moves key K across the two 128-byte transactions while
+// team 2 looks K up: an insert of a smaller key shifts K = 150 from entry
+// 15 to 16, a delete of 10 shifts K = 160 from entry 16 to 15. A lookup
+// whose two transactions fall on either side of the shift's two stores
+// sees no K, though K is there throughout: not linearizable, unless the
+// absent answer is validated.
+enum class Shift { Right, Left };
 struct TornRace {
   Verdict verdict;
   bool found;
 };
-TornRace torn_read_race(uint64_t seed, uint32_t fixes) {
+TornRace torn_read_race(uint64_t seed, uint32_t fixes, Shift shift) {
   GfslConfig c = config(32, 3, 1, 1000, "insert=1", fixes);
   HostMemory memory(gfsl_layout(c));
   gfsl_initialize(c, memory);
@@ -191,21 +193,23 @@ TornRace torn_read_race(uint64_t seed, uint32_t fixes) {
   // A slow second transaction: without it a team's sync keeps the shift's
   // two stores further apart than a read's two transactions ever are.
   config.delay_probability = 0.05;
-  config.delay_steps = 400;
+  config.delay_steps = shift == Shift::Right ? 400 : 3000;
   config.spin_bound = 1'000'000;
   sim::Simulator simulator(config);
   memory.add_shadow_pools(simulator.shadow());
   for (uint32_t level = 0; level < s.levels(); ++level) simulator.shadow().mark(s.entry_at(level, 0), core::unit_state::allocated);
-  constexpr int64_t kKey = 150;  // entry 15: minus infinity, then 10, 20, ..., 140, then 150
-  constexpr int kLookups = 24;   // back to back, so that one of them meets the shift from 15 to 16
+  // Entry 0 holds minus infinity, entry i the key 10 i.
+  const int64_t key = shift == Shift::Right ? 150 : 160;
+  constexpr int kLookups = 24;  // back to back, so that one of them meets the shift
   bool found = true;
   const sim::RunReport report = simulator.run([&](sim::sim_team& t) {
     std::vector<core::workload_op> ops;
     if (t.team_id() == 0)
       for (int64_t k = 10; k <= 200; k += 10) ops.push_back({k - 1, k, OpKind::Insert, true});  // structure keys are +1: 10, 20, ...
-    else if (t.team_id() == 1) ops.push_back({0, 7, OpKind::Insert, true});
+    else if (t.team_id() == 1)
+      ops.push_back(shift == Shift::Right ? core::workload_op{0, 7, OpKind::Insert, true} : core::workload_op{9, 0, OpKind::Erase, true});
     else
-      for (int i = 0; i < kLookups; ++i) ops.push_back({kKey - 1, 0, OpKind::Find, true});
+      for (int i = 0; i < kLookups; ++i) ops.push_back({key - 1, 0, OpKind::Find, true});
     if (t.team_id() > 0) {
       core::bounded_spin<sim::sim_team> wait(t, &go);
       while (t.load(&go, core::order::acquire, core::scope::gpu) == 0) wait.again();
@@ -228,19 +232,24 @@ TornRace torn_read_race(uint64_t seed, uint32_t fixes) {
   return {check_history(history_from_log(log, meta)).verdict, found};
 }
 
-TEST(Gfsl, ATornChunkReadMissesAKeyUnlessTheAbsentAnswerIsValidated) {
+class GfslTornRead : public testing::TestWithParam<Shift> {};
+
+TEST_P(GfslTornRead, MissesAKeyUnlessTheAbsentAnswerIsValidated) {
   int torn = 0;
   for (uint64_t seed = 1; seed <= 200; ++seed) {
-    const TornRace unvalidated = torn_read_race(seed, fix::kAll & ~fix::validated_absent);
+    const TornRace unvalidated = torn_read_race(seed, fix::kAll & ~fix::validated_absent, GetParam());
     ASSERT_EQ(unvalidated.found, unvalidated.verdict == Verdict::Linearizable) << "seed " << seed << ": K is present throughout";
     torn += !unvalidated.found;
-    const TornRace validated = torn_read_race(seed, fix::kAll);
+    const TornRace validated = torn_read_race(seed, fix::kAll, GetParam());
     ASSERT_TRUE(validated.found) << "seed " << seed;
     ASSERT_EQ(validated.verdict, Verdict::Linearizable);
   }
   EXPECT_GT(torn, 0) << "the read was never torn: the race was not exercised";
   RecordProperty("torn_reads_without_validation_in_200_seeds", torn);
 }
+
+INSTANTIATE_TEST_SUITE_P(Gfsl, GfslTornRead, testing::Values(Shift::Right, Shift::Left),
+                         [](const testing::TestParamInfo<Shift>& i) { return i.param == Shift::Right ? "InsertShiftsRight" : "DeleteShiftsLeft"; });
 
 TEST(Gfsl, TheZombieDetectorNamesTheChunkAndBothEvents) {
   const Structure& gfsl = *registry().find("gfsl");
