@@ -141,6 +141,24 @@ std::vector<core::workload_op> materialize(const WorkloadShape& shape, const std
   return ops;
 }
 
+Prefill prefill_ops(const WarpWorkload& w, OpKind insert) {
+  if (w.prefill > uint64_t(w.keys)) throw std::invalid_argument("workload: a prefill of " + std::to_string(w.prefill) +
+                                                                " distinct keys needs at least as many keys, got " + std::to_string(w.keys));
+  Prefill p;
+  if (w.prefill == 0) return p;
+  p.per_lane = (w.prefill + 31) / 32;
+  p.ops.assign(p.records(), core::workload_op{.active = false});
+  const int64_t first_value = int64_t(w.teams) * 32 * w.ops_per_lane + 1;
+  for (uint32_t i = 0; i < w.prefill; ++i) {
+    core::workload_op& op = p.ops[size_t(i % 32) * p.per_lane + i / 32];  // lane by lane: keys in strides, not sorted
+    op.active = true;
+    op.kind = insert;
+    op.key = static_cast<int64_t>((__int128(i) * w.keys) / w.prefill);  // evenly spread, distinct as prefill <= keys
+    op.value = first_value + i;
+  }
+  return p;
+}
+
 ShrinkResult shrink_workload(const WorkloadShape& shape, uint64_t seed,
                              const std::function<bool(const std::vector<core::workload_op>&)>& still_fails,
                              size_t max_tries) {

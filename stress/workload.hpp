@@ -68,8 +68,11 @@ struct WorkloadShape {
 struct WarpWorkload {
   uint32_t teams = 2, ops_per_lane = 2;
   int64_t keys = 16;  // keys in [0, keys)
+  uint32_t prefill = 0;  // distinct keys inserted before the run (see prefill_ops)
   OpMix mix;
   ContentionKnobs knobs;
+  // The largest value an insert writes: the run's slots, then the prefill's.
+  uint64_t largest_value() const { return uint64_t(teams) * 32 * ops_per_lane + prefill; }
   WorkloadShape shape(OpKinds kinds = {}) const {
     WorkloadShape w;
     w.teams = teams;
@@ -81,6 +84,19 @@ struct WarpWorkload {
     return w;
   }
 };
+
+// The prefill of a warp workload: `w.prefill` distinct keys spread evenly
+// over [0, keys), inserted by team 0 alone before the other teams start
+// (on the GPU a launch of its own, so a cut in the history), so that the
+// contention meets a structure that already holds keys. One team's queues:
+// 32 lanes x per_lane slots, lane-major, the tail inactive. Values go on
+// from the run's (slot count + 1), so every written value stays unique.
+struct Prefill {
+  std::vector<core::workload_op> ops;
+  uint32_t per_lane = 0;
+  uint32_t records() const { return 32 * per_lane; }
+};
+Prefill prefill_ops(const WarpWorkload& w, OpKind insert);
 
 // One slot as generated; materialize() turns slots into operations.
 struct GenSlot {

@@ -165,7 +165,8 @@ SeedRun GfslAdapter::run_threads(const Config& c, uint64_t seed, const Ops& ops)
   HistoryMeta meta;
   meta.model = ModelId::Map;
   meta.seed = seed;
-  SeedRun r = seed_run_from_threads(run_in_threads(s, ops, c.teams, c.ops_per_lane, 32 * c.ops_per_lane, meta));
+  SeedRun r = seed_run_from_threads(run_in_threads(s, ops, c.teams, c.ops_per_lane, 32 * c.ops_per_lane, meta,
+                                                                 prefill_ops(c, OpKind::Insert)));
   if (!r.fault) r.invariant_violations = check_gfsl_invariants(s);
   return r;
 }

@@ -19,7 +19,7 @@ void validate(const GfslConfig& c) {
   if (c.chunk != 16 && c.chunk != 32) fail("a chunk has 16 or 32 entries, got " + std::to_string(c.chunk));
   if (c.keys <= 0 || c.keys > layout::kMaxKey + 1)
     fail("keys must be in [1, " + std::to_string(layout::kMaxKey + 1) + "]: keys + 1 must stay below infinity");
-  if (uint64_t(c.teams) * 32 * c.ops_per_lane >= 0xFFFFFFFFull) fail("too many operations for unique 32-bit values");
+  if (c.largest_value() >= 0xFFFFFFFFull) fail("too many operations for unique 32-bit values");
   if (!(c.p_chunk >= 0 && c.p_chunk <= 1)) fail("p-chunk must be in [0, 1]");
   if (c.pool_chunks && c.pool_chunks < c.chunk) fail("the pool needs at least one chunk a level (" + std::to_string(c.chunk) + ")");
 }
@@ -28,7 +28,7 @@ uint32_t gfsl_pool_chunks(const GfslConfig& c) {
   if (c.pool_chunks) return c.pool_chunks;
   // No reclamation: every split allocates. An update splits at most once a
   // level; in practice a few chunks an update at most.
-  const uint64_t ops = uint64_t(c.teams) * 32 * c.ops_per_lane;
+  const uint64_t ops = uint64_t(c.teams) * 32 * c.ops_per_lane + c.prefill;
   return static_cast<uint32_t>(std::min<uint64_t>(c.chunk + 2 * ops + 64, 0xFFFFFFF0ull));
 }
 
@@ -205,7 +205,8 @@ CheckedRun run_gfsl_sim(const GfslConfig& c, const sim::SimConfig& sim, const st
   meta.seed = sim.seed;
   const uint32_t capacity = c.log_capacity ? c.log_capacity : 32 * c.ops_per_lane;
   CheckedRun out;
-  out.run = run_in_simulator(s, {&ops, c.ops_per_lane, capacity, meta}, sim, [&](sim::Simulator& simulator) {
+  const Prefill prefill = prefill_ops(c, OpKind::Insert);
+  out.run = run_in_simulator(s, {&ops, c.ops_per_lane, capacity, meta, &prefill}, sim, [&](sim::Simulator& simulator) {
     memory.add_shadow_pools(simulator.shadow());
     for (uint32_t chunk = 0; chunk < std::min(*s.next_free, s.pool_chunks); ++chunk)  // the heads, and what earlier runs allocated
       simulator.shadow().mark(s.entry_at(chunk, 0), chunk < s.levels() || layout::owner_of(s.entry_at(chunk, c.chunk - 1)[0]) !=

@@ -11,7 +11,7 @@ GpuRun run_gfsl(const GfslConfig& c, const std::vector<core::workload_op>& ops, 
   gfsl_initialize(c, image);
   return run_warp_structure(
       gfsl_layout(c), [&](ArrayPointers a) { return gfsl_view(c, a); }, ops, c.teams, c.ops_per_lane,
-      c.log_capacity ? c.log_capacity : 32 * c.ops_per_lane, clock, spin_bound, &image);
+      c.log_capacity ? c.log_capacity : 32 * c.ops_per_lane, clock, spin_bound, &image, prefill_ops(c, OpKind::Insert));
 }
 
 GfslBenchResult run_gfsl_bench(const GfslBenchSpec& spec) {

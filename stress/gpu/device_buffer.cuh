@@ -15,6 +15,7 @@
 
 #include "stress/gpu/gpu_run.hpp"
 #include "stress/harness/structure_memory.hpp"
+#include "stress/workload.hpp"
 #include "structures/core/cuda/warp_team.cuh"
 #include "structures/core/recorder/host_log.hpp"
 #include "structures/core/warp_driver.hpp"
@@ -180,22 +181,28 @@ struct DeviceLog {
 };
 
 // One recorded run of a warp-cooperative structure: its memory laid out on
-// the device, the workload copied there, one launch; the log, the faults
-// and the memory come back.
+// the device, the workload copied there, one launch (after a launch of the
+// prefill by one warp, when there is one); the log, the faults and the
+// memory come back.
 // `initial`: the structure's empty state when it is not the layout's fill.
 template <class MakeView>
 GpuRun run_warp_structure(const MemoryLayout& layout, MakeView make_view, const std::vector<core::workload_op>& ops,
                           uint32_t teams, uint32_t per_lane, uint32_t log_capacity, core::clock_kind clock,
-                          uint64_t spin_bound, const HostMemory* initial = nullptr) {
+                          uint64_t spin_bound, const HostMemory* initial = nullptr, const Prefill& prefill = {}) {
   if (ops.size() != size_t(teams) * 32 * per_lane) throw std::invalid_argument("gpu: workload size does not fit the shape");
   DeviceMemory memory(layout);
   if (initial) memory.upload(*initial);
-  const auto device_ops = to_device(ops);
-  DeviceLog log(teams, log_capacity, clock);
+  DeviceLog log(teams, log_capacity + prefill.records(), clock);
   DeviceBuffer<cuda_backend::device_faults> faults(1);
+  const auto view = make_view(memory.pointers());
   GpuRun run;
-  run.kernel_ms = launch_team_ops(make_view(memory.pointers()), thrust::raw_pointer_cast(device_ops.data()), teams, per_lane,
-                                  &log.view, {spin_bound, faults.p});
+  if (prefill.per_lane) {
+    const auto device_prefill = to_device(prefill.ops);
+    launch_team_ops(view, thrust::raw_pointer_cast(device_prefill.data()), 1, prefill.per_lane, &log.view,
+                    {spin_bound, faults.p}, 32);
+  }
+  const auto device_ops = to_device(ops);
+  run.kernel_ms = launch_team_ops(view, thrust::raw_pointer_cast(device_ops.data()), teams, per_lane, &log.view, {spin_bound, faults.p});
   faults.to_host(&run.faults);
   run.log = log.to_host();
   run.memory = memory.to_host();

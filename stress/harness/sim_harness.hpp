@@ -3,10 +3,12 @@
 // buffers, turned into a History.
 #pragma once
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "stress/harness/recorded_history.hpp"
+#include "stress/workload.hpp"
 #include "structures/core/sim/sim_team.hpp"
 #include "structures/core/warp_driver.hpp"
 
@@ -28,16 +30,43 @@ struct SimTargetSpec {
   uint32_t per_lane;
   uint32_t log_capacity;  // records per team
   HistoryMeta meta;
+  const Prefill* prefill = nullptr;  // run by team 0 alone first (recorded in its stream)
 };
 
+// `setup` prepares the simulator (shadow pools): the prefill's, whose shadow
+// state the run then takes over.
 template <class Structure>
 TargetRun run_in_simulator(const Structure& s, const SimTargetSpec& spec, const sim::SimConfig& config,
                            const std::function<void(sim::Simulator&)>& setup = {}) {
-  HostLog log(config.teams, spec.log_capacity);
-  sim::Simulator simulator(config);
-  if (setup) setup(simulator);
-  const size_t per_team = size_t(config.lanes) * spec.per_lane;
+  const uint32_t prefill_records = spec.prefill ? spec.prefill->records() : 0;
+  HostLog log(config.teams, spec.log_capacity + prefill_records);
   TargetRun out;
+  sim::SimConfig concurrent = config;
+  std::optional<sim::ShadowMemory> shadow;
+  if (prefill_records) {
+    // Team 0 alone, under the seed's random schedule (a replayed schedule
+    // is the concurrent run's); the run's clock starts after it.
+    sim::SimConfig alone = config;
+    alone.teams = 1;
+    alone.replay.clear();
+    alone.scheduler = sim::SchedulerKind::Random;
+    sim::Simulator first(alone);
+    if (setup) setup(first);
+    out.report = first.run([&](sim::sim_team& t) {
+      core::run_team_ops(t, s, {spec.prefill->ops.data(), spec.prefill->per_lane}, &log.view());
+    });
+    if (!out.report.ok()) {
+      out.report.message = "prefill: " + out.report.message;
+      out.history = history_from_log(log, spec.meta);
+      return out;
+    }
+    concurrent.clock_offset = out.report.steps + 1;
+    shadow = first.shadow();  // what the prefill allocated stays allocated
+  }
+  sim::Simulator simulator(concurrent);
+  if (shadow) simulator.shadow() = *shadow;
+  else if (setup) setup(simulator);
+  const size_t per_team = size_t(config.lanes) * spec.per_lane;
   out.report = simulator.run([&](sim::sim_team& t) {
     core::run_team_ops(t, s, {spec.ops->data() + per_team * t.team_id(), spec.per_lane}, &log.view());
   });

@@ -77,7 +77,8 @@ SeedRun SlabHashAdapter::run_threads(const Config& c, uint64_t seed, const Ops& 
   HistoryMeta meta;
   meta.model = slab_hash_model(c);
   meta.seed = seed;
-  SeedRun r = seed_run_from_threads(run_in_threads(table, ops, c.teams, c.ops_per_lane, 32 * c.ops_per_lane, meta));
+  SeedRun r = seed_run_from_threads(run_in_threads(table, ops, c.teams, c.ops_per_lane, 32 * c.ops_per_lane, meta,
+                                                    prefill_ops(c, slab_hash_op_kinds(c.mode).insert)));
   if (!r.fault) r.invariant_violations = check_slab_hash_invariants(table);
   return r;
 }

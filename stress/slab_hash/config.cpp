@@ -18,7 +18,7 @@ void validate(const SlabHashConfig& c) {
   if (c.buckets == 0) fail("buckets must be at least 1");
   if (c.keys <= 0 || c.keys > slab_hash::kMaxKey + 1)
     fail("keys must be in [1, " + std::to_string(slab_hash::kMaxKey + 1) + "]: the two largest 32-bit words mark empty and deleted slots");
-  if (uint64_t(c.teams) * 32 * c.ops_per_lane >= slab_hash::kEmptyValue)
+  if (c.largest_value() >= slab_hash::kEmptyValue)
     fail("too many operations for unique 32-bit values");
   if (c.super_blocks == 0 || c.super_blocks > 256 || c.blocks_per_super == 0 || c.blocks_per_super > (1u << 14))
     fail("SlabAlloc takes 1 to 256 super blocks of 1 to 16,384 memory blocks");
@@ -123,8 +123,9 @@ CheckedRun run_slab_hash_sim(const SlabHashConfig& c, const sim::SimConfig& sim,
   meta.model = slab_hash_model(c);
   meta.seed = sim.seed;
   const uint32_t capacity = c.log_capacity ? c.log_capacity : 32 * c.ops_per_lane;
+  const Prefill prefill = prefill_ops(c, slab_hash_op_kinds(c.mode).insert);
   CheckedRun out;
-  out.run = run_in_simulator(table, {&ops, c.ops_per_lane, capacity, meta}, sim,
+  out.run = run_in_simulator(table, {&ops, c.ops_per_lane, capacity, meta, &prefill}, sim,
                              [&](sim::Simulator& s) { memory.add_shadow_pools(s.shadow()); });
   if (out.run.report.ok()) out.invariant_violations = check_slab_hash_invariants(table);
   return out;

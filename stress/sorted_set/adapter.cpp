@@ -52,7 +52,8 @@ SeedRun SortedSetAdapter::run_threads(const Config& c, uint64_t seed, const Ops&
   meta.model = ModelId::Set;
   meta.seed = seed;
   return seed_run_from_threads(
-      run_in_threads(sorted_set_view(c, memory.pointers()), ops, c.teams, c.ops_per_lane, 32 * c.ops_per_lane, meta));
+      run_in_threads(sorted_set_view(c, memory.pointers()), ops, c.teams, c.ops_per_lane, 32 * c.ops_per_lane, meta,
+                     prefill_ops(c, sorted_set_shape(c).kinds.insert)));
 }
 
 SeedRun SortedSetAdapter::run_gpu(const Config& c, const GpuRunSettings& g, const Ops& ops) {

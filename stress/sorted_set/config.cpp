@@ -42,7 +42,8 @@ TargetRun run_sorted_set_sim(const SortedSetConfig& c, const sim::SimConfig& sim
   meta.model = ModelId::Set;
   meta.seed = sim.seed;
   const uint32_t capacity = c.log_capacity ? c.log_capacity : 32 * c.ops_per_lane;
-  return run_in_simulator(sorted_set_view(c, memory.pointers()), {&ops, c.ops_per_lane, capacity, meta}, sim,
+  const Prefill prefill = prefill_ops(c, sorted_set_shape(c).kinds.insert);
+  return run_in_simulator(sorted_set_view(c, memory.pointers()), {&ops, c.ops_per_lane, capacity, meta, &prefill}, sim,
                           [&](sim::Simulator& s) { memory.add_shadow_pools(s.shadow()); });
 }
 

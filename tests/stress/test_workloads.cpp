@@ -5,7 +5,9 @@
 #include <set>
 
 #include "linearizability/checker.hpp"
+#include "stress/registry.hpp"
 #include "stress/slab_hash/config.hpp"
+#include "stress/stress_session.hpp"
 #include "stress/workload.hpp"
 
 namespace warpcheck {
@@ -55,6 +57,66 @@ TEST(StressWorkloads, SeededKnobbedAndReadBack) {
   EXPECT_EQ(format_workload(parse_workload(format_workload(a), a.size())), format_workload(a));
   EXPECT_THROW(parse_workload("insert x\n", 1), std::invalid_argument);
   EXPECT_THROW(parse_workload("-\n", 2), std::invalid_argument);
+}
+
+TEST(StressWorkloads, APrefillInsertsDistinctKeysSpreadOverTheRangeWithValuesOfItsOwn) {
+  WarpWorkload w;
+  w.teams = 3;
+  w.ops_per_lane = 2;
+  w.keys = 100;
+  w.prefill = 40;
+  const Prefill p = prefill_ops(w, OpKind::Upsert);
+  ASSERT_EQ(p.per_lane, 2u);
+  ASSERT_EQ(p.ops.size(), 64u);
+  std::set<int64_t> keys, values;
+  for (const auto& op : p.ops) {
+    if (!op.active) continue;
+    EXPECT_EQ(op.kind, OpKind::Upsert);
+    EXPECT_TRUE(op.key >= 0 && op.key < w.keys) << op.key;
+    EXPECT_GT(op.value, int64_t(w.teams) * 32 * w.ops_per_lane) << "a value of the run's own";
+    keys.insert(op.key);
+    values.insert(op.value);
+  }
+  EXPECT_EQ(keys.size(), 40u);
+  EXPECT_EQ(values.size(), 40u);
+  EXPECT_GE(*keys.rbegin(), 90) << "spread over the range, not packed at its start";
+  EXPECT_EQ(w.largest_value(), uint64_t(3 * 32 * 2 + 40));
+  w.prefill = 101;
+  EXPECT_THROW(prefill_ops(w, OpKind::Insert), std::invalid_argument);
+  w.prefill = 0;
+  EXPECT_TRUE(prefill_ops(w, OpKind::Insert).ops.empty());
+}
+
+// Every warp structure, on the simulator and real threads: the prefill is
+// recorded in team 0's stream and returns before any run operation starts.
+TEST(StressWorkloads, APrefillIsRecordedAndPrecedesTheRunOnEveryWarpStructure) {
+  for (const char* name : {"slabhash", "sorted-set", "gfsl"})
+    for (Backend b : {Backend::Sim, Backend::Threads}) {
+      const Structure& s = *registry().find(name);
+      StressRequest r = request_from_flags(s, b, "--teams 2 --keys 32 --prefill 20 --ops-per-lane 1");
+      const Target t = s.configure(r.options);
+      const Ops ops = materialize(t.shape, generate_slots(t.shape, 5));
+      const SeedRun run = b == Backend::Sim ? t.sim(simulator_config(t, r.options, ops, 5), ops) : t.threads(5, ops);
+      ASSERT_FALSE(run.fault) << name << ": " << run.fault_message;
+      // Team 0's stream starts with the prefill's 20 records.
+      uint64_t prefilled = 0, last_prefill_return = 0, first_run_call = UINT64_MAX;
+      std::set<int64_t> keys;
+      for (const Operation& op : run.history.ops) {
+        const bool from_prefill = op.team == 0 && prefilled < 20;
+        if (from_prefill) {
+          ++prefilled;
+          EXPECT_EQ(op.data.kind, t.shape.kinds.insert) << name;
+          keys.insert(op.data.key);
+          last_prefill_return = std::max(last_prefill_return, op.ret);
+        } else {
+          first_run_call = std::min(first_run_call, op.call);
+        }
+      }
+      EXPECT_EQ(keys.size(), 20u) << name;
+      EXPECT_EQ(prefilled, 20u) << name;
+      EXPECT_LT(last_prefill_return, first_run_call) << name << " on " << backend_name(b);
+      EXPECT_EQ(check_history(run.history).verdict, Verdict::Linearizable) << name << " on " << backend_name(b);
+    }
 }
 
 TEST(StressWorkloads, AFailingWorkloadShrinks) {
