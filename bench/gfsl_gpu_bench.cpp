@@ -6,8 +6,14 @@
 // figure (65.7 M ops/s at [10,10,80], 1M keys) scaled by the ratio of peak
 // memory bandwidths. Recorded histories of ranges up to 1M are checked and
 // the quiescent invariants are checked there too (larger ones would take
-// the host minutes). Prints one markdown table.
-// Usage: gfsl_gpu_bench [--quick]. Exits 77 when there is no GPU.
+// the host minutes). Prints one markdown table, and the first fault of
+// every run that had one.
+// Usage: gfsl_gpu_bench [--quick] [--mixes 1,5,10,20] [--ranges 10000,...]
+//                       [--repeat N] [--validation-tries N] [--no-check]
+//   (--mixes: their insert percents; N runs a row; the GFSL's validated
+//   absent tries before a read under the lock; no history checked)
+// Exits 77 when there is no GPU.
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -17,6 +23,7 @@
 #include "linearizability/checker.hpp"
 #include "stress/gfsl/gpu.hpp"
 #include "stress/gpu/device_info.hpp"
+#include "stress/harness/seed_runs.hpp"
 #include "stress/harness/recorded_history.hpp"
 #include "stress/slab_hash/gpu.hpp"
 
@@ -34,6 +41,21 @@ const Mix kMixes[] = {{1, 1}, {5, 5}, {10, 10}, {20, 20}};
 
 double mops(uint64_t n, double ms) { return ms > 0 ? double(n) / ms / 1e3 : 0; }
 
+std::vector<uint64_t> numbers(const char* text) {
+  std::vector<uint64_t> out;
+  for (const char* p = text; *p;) {
+    char* end = nullptr;
+    out.push_back(std::strtoull(p, &end, 10));
+    if (end == p) throw std::invalid_argument(std::string("not a list of numbers: ") + text);
+    p = *end == ',' ? end + 1 : end;
+  }
+  return out;
+}
+
+bool listed(const std::vector<uint64_t>& only, uint64_t v) {
+  return only.empty() || std::find(only.begin(), only.end(), v) != only.end();
+}
+
 std::string checked(const HostLog& log) {
   HistoryMeta meta;
   meta.model = ModelId::Map;
@@ -46,7 +68,24 @@ std::string checked(const HostLog& log) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  const bool quick = argc > 1 && std::strcmp(argv[1], "--quick") == 0;
+  bool quick = false;
+  std::vector<uint64_t> only_mixes, only_ranges;
+  uint64_t repeat = 1;
+  bool check_histories = true;
+  gpu::GfslBenchSpec base;
+  for (int i = 1; i < argc; ++i) {
+    if (!std::strcmp(argv[i], "--quick")) quick = true;
+    else if (!std::strcmp(argv[i], "--mixes") && i + 1 < argc) only_mixes = numbers(argv[++i]);
+    else if (!std::strcmp(argv[i], "--ranges") && i + 1 < argc) only_ranges = numbers(argv[++i]);
+    else if (!std::strcmp(argv[i], "--repeat") && i + 1 < argc) repeat = std::max<uint64_t>(1, numbers(argv[++i])[0]);
+    else if (!std::strcmp(argv[i], "--validation-tries") && i + 1 < argc) base.validation_tries = uint32_t(numbers(argv[++i])[0]);
+    else if (!std::strcmp(argv[i], "--no-check")) check_histories = false;
+    else {
+      std::fprintf(stderr, "usage: gfsl_gpu_bench [--quick] [--mixes 1,5,10,20] [--ranges 10000,...] [--repeat N] "
+                           "[--validation-tries N] [--no-check]\n");
+      return 2;
+    }
+  }
   const gpu::DeviceInfo dev = gpu::device_info();
   if (!dev.present) {
     std::printf("SKIP: no CUDA device (%s): the GFSL benchmark needs one\n", dev.why_absent.c_str());
@@ -61,13 +100,17 @@ int main(int argc, char** argv) {
   const uint64_t operations = quick ? 1 << 16 : 10'000'000;
   const std::vector<uint64_t> ranges =
       quick ? std::vector<uint64_t>{10'000, 1'000'000} : std::vector<uint64_t>{10'000, 100'000, 1'000'000, 10'000'000, 100'000'000};
-  std::printf("| mix [i,d,c] | key range | GFSL-32 M/s | GFSL-32 recorded M/s | recorded / off | slab hash M/s | GFSL / slab hash | chunks | height | check | invariants |\n");
-  std::printf("|---|---|---|---|---|---|---|---|---|---|---|\n");
+  std::printf("| mix [i,d,c] | key range | GFSL-32 M/s | GFSL-32 recorded M/s | recorded / off | slab hash M/s | GFSL / slab hash | chunks | height | check | invariants | row s |\n");
+  std::printf("|---|---|---|---|---|---|---|---|---|---|---|---|\n");
   int bad = 0;
+  std::vector<std::string> faults;
   for (const Mix& mix : kMixes) {
-    if (quick && mix.insert != 10) continue;
-    for (uint64_t range : ranges) {
-      gpu::GfslBenchSpec spec;
+    if ((quick && mix.insert != 10) || !listed(only_mixes, mix.insert)) continue;
+    for (uint64_t range : ranges)
+    for (uint64_t rep = 0; rep < repeat; ++rep) {
+      if (!listed(only_ranges, range)) continue;
+      const auto row_start = std::chrono::steady_clock::now();
+      gpu::GfslBenchSpec spec = base;
       spec.mix.range = range;
       spec.mix.operations = operations;
       spec.mix.insert = mix.insert;
@@ -77,7 +120,7 @@ int main(int argc, char** argv) {
       const gpu::GfslBenchResult on = gpu::run_gfsl_bench(spec);
       spec.mix.record = false;
       const gpu::SlabHashMixResult slab = gpu::run_slab_hash_mix_bench(spec.mix);
-      const bool small = range <= 1'000'000;
+      const bool small = check_histories && range <= 1'000'000;
       std::string check = small ? checked(*on.times.log) : "-";
       std::string invariants = "-";
       if (small) {
@@ -86,19 +129,28 @@ int main(int argc, char** argv) {
         bad += !violations.empty();
         bad += check.rfind("LINEARIZABLE", 0) != 0;
       }
-      const uint64_t faults = off.times.faults + on.times.faults + slab.times.faults;
-      if (faults || !slab.invariant_violations.empty()) {
+      const uint64_t fault_count = off.times.faults + on.times.faults + slab.times.faults;
+      if (fault_count || !slab.invariant_violations.empty()) {
         ++bad;
-        invariants += " FAULTS " + std::to_string(faults) + " SLAB INVARIANTS " + std::to_string(slab.invariant_violations.size());
+        invariants += " FAULTS " + std::to_string(fault_count) + " SLAB INVARIANTS " + std::to_string(slab.invariant_violations.size());
       }
+      char row[64];
+      std::snprintf(row, sizeof row, "[%u,%u] %llu: ", mix.insert, mix.erase, static_cast<unsigned long long>(range));
+      for (const auto* run : {&off, &on})
+        if (run->times.faults)
+          faults.push_back(row + std::string("GFSL, recording ") + (run == &off ? "off" : "on") + ": " +
+                           describe_gpu_faults(run->times.first_fault, run->memory->layout(), run->device_bases));
+      if (slab.times.faults) faults.push_back(row + std::string("slab hash: ") + describe_gpu_faults(slab.times.first_fault, {}, {}));
       const double g = mops(operations, off.times.mix_ms), rec = mops(operations, on.times.mix_ms),
                    s = mops(operations, slab.times.mix_ms);
-      std::printf("| [%u,%u,%u] | %llu | %.0f | %.0f | %.2fx | %.0f | %.2f | %u | %u | %s | %s |\n", mix.insert, mix.erase,
+      const double row_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - row_start).count();
+      std::printf("| [%u,%u,%u] | %llu | %.0f | %.0f | %.2fx | %.0f | %.2f | %u | %u | %s | %s | %.0f |\n", mix.insert, mix.erase,
                   100 - mix.insert - mix.erase, static_cast<unsigned long long>(range), g, rec, g / rec, s, g / s,
-                  off.chunks_used, off.height, check.c_str(), invariants.c_str());
+                  off.chunks_used, off.height, check.c_str(), invariants.c_str(), row_s);
       std::fflush(stdout);
     }
   }
+  for (const std::string& f : faults) std::printf("fault: %s\n", f.c_str());
   std::printf("\nruns judged a violation, faulted or with broken invariants: %d\n", bad);
   return bad ? 1 : 0;
 }

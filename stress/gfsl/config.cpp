@@ -53,6 +53,7 @@ gfsl gfsl_view(const GfslConfig& c, ArrayPointers a) {
   s.fixes = c.fixes;
   s.mutant = c.mutant;
   s.raise_below = c.p_chunk >= 1 ? ~0u : static_cast<uint32_t>(std::ldexp(c.p_chunk, 32));
+  s.validation_tries = c.validation_tries;
   return s;
 }
 

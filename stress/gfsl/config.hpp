@@ -20,6 +20,7 @@ struct GfslConfig : WarpWorkload {  // teams are warps
   uint32_t fixes = 0;                  // structures::gfsl_fix bits (0: the printed pseudocode)
   structures::gfsl_mutant mutant = structures::gfsl_mutant::none;
   double p_chunk = 1.0;                // the chance a split raises a key
+  uint32_t validation_tries = 1024;    // structures::gfsl::validation_tries
   uint32_t log_capacity = 0;           // records per team; 0: exactly enough
 };
 

@@ -19,6 +19,7 @@ GfslBenchResult run_gfsl_bench(const GfslBenchSpec& spec) {
   GfslConfig c;
   c.chunk = spec.chunk;
   c.fixes = structures::gfsl_fix::kAll;
+  c.validation_tries = spec.validation_tries;
   c.keys = static_cast<int64_t>(mix.range);
   c.ops_per_lane = mix.ops_per_lane;
   c.teams = mix.teams();
@@ -35,6 +36,7 @@ GfslBenchResult run_gfsl_bench(const GfslBenchSpec& spec) {
   GfslBenchResult r;
   r.times = run_mix_bench(gfsl_view(c, memory.pointers()), mix, OpKind::Insert);
   r.memory = memory.to_host();
+  for (void* base : memory.pointers()) r.device_bases.push_back(reinterpret_cast<uintptr_t>(base));
   const structures::gfsl host = gfsl_view(c, r.memory->pointers());
   r.chunks_used = *host.next_free;
   for (uint32_t l = 1; l < host.levels(); ++l)

@@ -19,11 +19,13 @@ GpuRun run_gfsl(const GfslConfig& c, const std::vector<core::workload_op>& ops, 
 struct GfslBenchSpec {
   MixBenchSpec mix;
   uint32_t chunk = 32;
+  uint32_t validation_tries = GfslConfig{}.validation_tries;
 };
 struct GfslBenchResult {
   MixBenchResult times;
   uint32_t chunks_used = 0, height = 0;
   std::unique_ptr<HostMemory> memory;  // for the quiescent invariants
+  std::vector<uintptr_t> device_bases;  // where memory's arrays were on the device (names a fault's address)
   GfslConfig config;
 };
 GfslBenchResult run_gfsl_bench(const GfslBenchSpec& spec);

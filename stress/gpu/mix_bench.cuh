@@ -57,6 +57,7 @@ MixBenchResult run_mix_bench(const Structure& s, const MixBenchSpec& spec, OpKin
   cuda_backend::device_faults f{};
   faults.to_host(&f);
   r.faults = f.count;
+  r.first_fault = f;
   if (log) r.log = log->to_host();
   return r;
 }

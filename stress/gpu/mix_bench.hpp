@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <memory>
 
+#include "structures/core/cuda/device_faults.hpp"
 #include "structures/core/recorder/host_log.hpp"
 
 namespace warpcheck::gpu {
@@ -33,6 +34,7 @@ struct MixBenchSpec {
 struct MixBenchResult {
   double prefill_ms = 0, mix_ms = 0;
   uint64_t faults = 0;
+  cuda_backend::device_faults first_fault{};  // the details of the first
   std::unique_ptr<HostLog> log;  // recording on: both launches (a kernel boundary is an exact cut)
 };
 

@@ -49,21 +49,19 @@ SeedRun seed_run_from_threads(ThreadsRun&& t) {
 
 void no_cuda_back_end() { throw std::invalid_argument("--backend gpu: this build has no CUDA back-end (nvcc was not found)"); }
 
-namespace {
-
-// A device address as "array[unit]+offset" of the run's layout (empty: not in it).
-std::string name_device_address(const gpu::GpuRun& g, uint64_t address) {
-  if (!g.memory) return "";
-  const MemoryLayout& layout = g.memory->layout();
-  for (size_t i = 0; i < layout.size() && i < g.device_bases.size(); ++i)
-    if (address >= g.device_bases[i] && address < g.device_bases[i] + layout[i].bytes()) {
-      const uint64_t at = address - g.device_bases[i];
-      return layout[i].name + "[" + std::to_string(at / layout[i].unit_bytes) + "]+" + std::to_string(at % layout[i].unit_bytes);
+std::string describe_gpu_faults(const cuda_backend::device_faults& f, const MemoryLayout& layout,
+                                const std::vector<uintptr_t>& bases) {
+  const bool spin = f.kind == uint32_t(cuda_backend::fault_kind::spin_bound);
+  std::string m = "GPU: " + std::to_string(f.count) + " fault(s); first: team " + std::to_string(f.team) + " lane " +
+                  std::to_string(f.lane) + (spin ? ", spin bound" : ", structure failure (full, allocator exhausted, or a list cycle)");
+  for (size_t i = 0; i < layout.size() && i < bases.size(); ++i)
+    if (f.address >= bases[i] && f.address < bases[i] + layout[i].bytes()) {
+      const uint64_t at = f.address - bases[i];
+      m += (spin ? ", waiting on " : ", at ") + layout[i].name + "[" + std::to_string(at / layout[i].unit_bytes) + "]+" +
+           std::to_string(at % layout[i].unit_bytes);
     }
-  return "";
+  return m;
 }
-
-}  // namespace
 
 SeedRun seed_run_from_gpu(const gpu::GpuRun& g, ModelId model, uint64_t seed) {
   HistoryMeta meta;
@@ -75,11 +73,7 @@ SeedRun seed_run_from_gpu(const gpu::GpuRun& g, ModelId model, uint64_t seed) {
   if (r.fault) {
     const bool spin = g.faults.kind == uint32_t(cuda_backend::fault_kind::spin_bound);
     r.fault_kind = spin ? FaultKind::SpinBound : FaultKind::StructureCheck;
-    r.fault_message = "GPU: " + std::to_string(g.faults.count) + " fault(s); first: team " + std::to_string(g.faults.team) +
-                      " lane " + std::to_string(g.faults.lane) +
-                      (spin ? ", spin bound" : ", structure failure (full, allocator exhausted, or a list cycle)");
-    const std::string where = name_device_address(g, g.faults.address);
-    if (!where.empty()) r.fault_message += spin ? ", waiting on " + where : ", at " + where;
+    r.fault_message = describe_gpu_faults(g.faults, g.memory ? g.memory->layout() : MemoryLayout{}, g.device_bases);
   }
   return r;
 }

@@ -13,6 +13,11 @@ SeedRun seed_run_from_threads(ThreadsRun&& run);
 // A GPU run recorded for `model` from the workload of `seed`: its history
 // and its first fault (the memory stays in run.memory for the invariants).
 SeedRun seed_run_from_gpu(const gpu::GpuRun& run, ModelId model, uint64_t seed);
+// A GPU run's faults in one line ("GPU: 64 fault(s); first: team 3 lane 0,
+// spin bound, waiting on chunk[17]+248"): `bases` are where the arrays of
+// `layout` were on the device, to name the address.
+std::string describe_gpu_faults(const cuda_backend::device_faults& f, const MemoryLayout& layout,
+                                const std::vector<uintptr_t>& bases);
 // What a GPU run says in a build without the CUDA back-end.
 [[noreturn]] void no_cuda_back_end();
 

@@ -46,6 +46,7 @@ struct gfsl {
   uint32_t fixes = 0;                // gfsl_fix bits
   gfsl_mutant mutant = gfsl_mutant::none;
   uint32_t raise_below = ~0u;        // a split raises a key when a hash of (team, split) is below this: p_chunk
+  uint32_t validation_tries = 1024;  // validated-absent reads of a chunk before one under its lock (traversal.hpp)
 
   struct lane_state {
     uint32_t splits = 0;  // this team's splits so far: the raise decision's input

@@ -112,13 +112,13 @@ WC_HD void update_down_pointers(team_context<Team>& c, uint32_t level, const chu
     if (key == kEmptyKey || key == skip) continue;
     if (upper == kNil) upper = search_down(c, key, level + 1);  // line 4: once, for the smallest key
     if (!c.ok) return;
-    const lateral_result up = walk_to_enclosing(c, upper, key, level + 1, false);
+    const lateral_result up = walk_to_enclosing(c, upper, key, level + 1, false, absent_answer::as_read);
     if (!c.ok) return;
     upper = up.at.chunk;
     if (!up.found()) continue;
     const uint32_t held = lock_enclosing(c, upper, key);
     if (!c.ok) return;
-    const lateral_result low = walk_to_enclosing(c, lower, key, level, false);
+    const lateral_result low = walk_to_enclosing(c, lower, key, level, false, absent_answer::as_read);
     if (c.ok && low.found()) {
       const chunk_read u = c.read(held);
       const uint32_t at = c.lane_with_key(u, key);

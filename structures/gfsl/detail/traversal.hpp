@@ -32,6 +32,27 @@ struct lateral_result {
   WC_HD bool found() const { return lane != kNone; }
 };
 
+// How a walk settles an absent answer (with the validated-absent fix; the
+// printed pseudocode takes every read as it is).
+// A validating reader can starve: on a hot chunk every try may meet a
+// writer, and a team that gives up at its spin bound keeps the locks it
+// holds, so one starved Delete (its bottom chunk locked while it validates
+// the levels above) stops every team behind it. That is our reading of the
+// first GPU runs of this fix (finding G4c): at [5,5,90] on 10K keys, 26,000
+// warps hit the spin bound. After gfsl::validation_tries failed tries the
+// walk settles the answer under the chunk's lock instead, in bounded time.
+// Not sooner: readers that lock early convoy on the upper levels' few
+// chunks (on an H100, [10,10,80] on 1M keys: 24 M ops/s at 4 tries, 534
+// at 1024, 557 never locking; bench/RESULTS.md, issue 13).
+// Taking a lock is waiting for its holder, so only a walk that may lock
+// the chunk in the lock order (bottom, then upper levels in ascending
+// order, left to right) validates; updateDownPtrs' walks, which hold a
+// chunk of a higher level, take what they read.
+enum class absent_answer : uint8_t {
+  validated,  // validated, settled under the lock when writers keep failing it
+  as_read,    // taken as read: a miss only leaves a down pointer to the left of its key, which still reaches it
+};
+
 // The stamp of a decision: the deciding lane's own load time.
 template <class Team>
 WC_HD uint64_t stamp_of(team_context<Team>& c, uint32_t deciding_lane) {
@@ -76,7 +97,11 @@ WC_HD bool absent_holds(team_context<Team>& c, uint32_t chunk, uint64_t before, 
 // zombies; reports whether k is there (Algorithm 4.4). With `unlink`, the
 // zombies passed are unlinked from their predecessor as searchSlow does.
 template <class Team>
-WC_HD lateral_result walk_to_enclosing(team_context<Team>& c, uint32_t from, uint32_t k, uint32_t level, bool unlink);
+WC_HD lateral_result walk_to_enclosing(team_context<Team>& c, uint32_t from, uint32_t k, uint32_t level, bool unlink,
+                                       absent_answer absent = absent_answer::validated);
+
+template <class Team>
+WC_HD uint32_t lock_enclosing(team_context<Team>& c, uint32_t from, uint32_t k);  // locking.hpp
 
 // searchDown (Algorithm 4.2): from the top level to a chunk of `to_level`
 // through which k's enclosing chunk there is reachable laterally.
@@ -122,8 +147,23 @@ WC_HD void unlink_zombie(team_context<Team>& c, uint32_t pred, uint32_t zombie, 
   c.unlock(pred);
 }
 
+// k's enclosing chunk from `from` on, read under its lock.
 template <class Team>
-WC_HD lateral_result walk_to_enclosing(team_context<Team>& c, uint32_t from, uint32_t k, uint32_t level, bool unlink) {
+WC_HD lateral_result settled_under_lock(team_context<Team>& c, uint32_t from, uint32_t k) {
+  lateral_result out;
+  const uint32_t held = lock_enclosing(c, from, k);
+  if (!c.ok) return out;
+  out.at = c.read(held);
+  out.lane = c.lane_with_key(out.at, k);
+  out.point = stamp_of(c, out.found() ? out.lane : c.next_lane);
+  c.act_on(out.at, out.found() ? "answered present from" : "answered absent from");
+  c.unlock(held);
+  return out;
+}
+
+template <class Team>
+WC_HD lateral_result walk_to_enclosing(team_context<Team>& c, uint32_t from, uint32_t k, uint32_t level, bool unlink,
+                                       absent_answer absent) {
   lateral_result out;
   uint32_t cur = from, pred = kNil;
   core::bounded_spin<Team> revalidate(c.t, c.s.entry_at(from, c.lock_lane));
@@ -163,7 +203,7 @@ WC_HD lateral_result walk_to_enclosing(team_context<Team>& c, uint32_t from, uin
       c.act_on(r, "answered present from");
       return out;
     }
-    if (!c.s.fixed(gfsl_fix::validated_absent)) {
+    if (!c.s.fixed(gfsl_fix::validated_absent) || absent == absent_answer::as_read) {
       out.point = stamp_of(c, c.next_lane);  // the load of the max that ended the walk
       c.act_on(r, "answered absent from");
       return out;
@@ -173,6 +213,7 @@ WC_HD lateral_result walk_to_enclosing(team_context<Team>& c, uint32_t from, uin
         c.act_on(r, "answered absent from");
         return out;
       }
+      if (revalidate.iterations() >= c.s.validation_tries) return settled_under_lock(c, cur, k);
       if (!c.spin(revalidate)) break;  // a writer held the chunk or changed it: wait
     }
     before = lock_before_read(c, cur);  // and read the chunk again
