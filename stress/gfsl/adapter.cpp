@@ -93,6 +93,7 @@ StructureSpec GfslAdapter::declare() {
        .caught_by = 0,
        .applies = {},
        .runs = {"--variant fixed" + churn},
+       .seeds = 100,
        .benign = "a down pointer needs only to reach its key laterally, and a zombie's NEXT leads to the chunk that took its keys; "
                  "merges leave down pointers on zombies anyway (finding G5)"},
   };
@@ -138,7 +139,7 @@ StructureSpec GfslAdapter::declare() {
                   "the last chunk of a level live, max and next infinity",
                   "every allocated chunk on one level, reachable unless a zombie",
                   "no lock held",
-                  "every down pointer reaches laterally the chunk holding its key below, and none leads to a zombie",
+                  "every down pointer reaches laterally the chunk holding its key below (a zombie on the way: finding G5)",
                   "a level's counter zero exactly when it holds no key"};
   return s;
 }
