@@ -294,6 +294,11 @@ CheckedRun run_stadium_sim(const StadiumConfig& c, const sim::SimConfig& sim, co
       throw std::invalid_argument("stadium: key " + std::to_string(op.key) + " outside [0, keys): filler keys start at keys");
   HostMemory memory(stadium_layout(c));
   stadium_fill(c, memory);
+  return run_stadium_sim(c, sim, ops, memory);
+}
+
+CheckedRun run_stadium_sim(const StadiumConfig& c, const sim::SimConfig& sim, const std::vector<core::workload_op>& ops,
+                           HostMemory& memory) {
   const stadium_hash s = stadium_view(c, memory.pointers());
   const bool stash = c.kernel == stadium_kernel::stash;
   const size_t queue_words = size_t(32) * structures::stadium_job::kWords;

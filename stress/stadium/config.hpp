@@ -67,5 +67,8 @@ std::vector<std::string> check_stadium_invariants(const StadiumConfig& c, const 
 // (sim.teams = c.teams, sim.lanes = stadium_sim_lanes(c)), after the
 // prefill (c.prefill: warp 0 alone, its own simulator run).
 CheckedRun run_stadium_sim(const StadiumConfig& c, const sim::SimConfig& sim, const std::vector<core::workload_op>& ops);
+// The same on a table the caller keeps (stadium_layout, filled), to look at afterwards.
+CheckedRun run_stadium_sim(const StadiumConfig& c, const sim::SimConfig& sim, const std::vector<core::workload_op>& ops,
+                           HostMemory& memory);
 
 }  // namespace warpcheck

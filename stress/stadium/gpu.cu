@@ -172,6 +172,17 @@ std::vector<std::string> check_built(const stadium_hash& s, uint64_t pairs) {
   return bad;
 }
 
+// After the deletes: no ticket live or held.
+std::vector<std::string> check_emptied(const stadium_hash& s) {
+  for (uint32_t b = 0; b < s.buckets; ++b) {
+    const auto r = s.board.at(b);
+    const auto st = s.board.state(s.board.slot_of(*r.word, r));
+    if (st != structures::stadium_detail::ticket_state::never_used && st != structures::stadium_detail::ticket_state::tombstone)
+      return {"bucket " + std::to_string(b) + ": a ticket not available after every key was deleted"};
+  }
+  return {};
+}
+
 }  // namespace
 
 GpuRun run_stadium(const StadiumConfig& c, const std::vector<core::workload_op>& ops, uint64_t spin_bound, core::clock_kind clock) {
@@ -246,9 +257,11 @@ StadiumBenchResult run_stadium_bench(const StadiumBenchSpec& spec) {
                                          stadium_switch_round(c, c.ops_per_lane), stadium_warp_stream(c, 0),
                                          log ? &log->view : nullptr, ctx));
       if (log && spec.keep_log && rep == 0) r.logs.push_back(log->to_host());
-      if (phase == 0 && rep == 0) {
+      if (rep == 0 && (phase == 0 || phase == 3)) {
         const auto host = memory.to_host();
-        r.invariant_violations = check_built(stadium_view(c, host->pointers()), spec.pairs);
+        const auto bad = phase == 0 ? check_built(stadium_view(c, host->pointers()), spec.pairs)
+                                    : check_emptied(stadium_view(c, host->pointers()));
+        r.invariant_violations.insert(r.invariant_violations.end(), bad.begin(), bad.end());
       }
     }
   }

@@ -42,7 +42,9 @@ struct StadiumBenchResult {
   double insert_ms = 0, find_ms = 0, find_half_ms = 0, erase_ms = 0;
   uint64_t faults = 0;
   std::vector<std::unique_ptr<HostLog>> logs;  // keep_log: one a phase
-  std::vector<std::string> invariant_violations;  // after the inserts: every pair live, tickets whole
+  // After the inserts: every pair live and whole under its key's info
+  // bits, nothing else; after the deletes: every ticket available.
+  std::vector<std::string> invariant_violations;
 };
 StadiumBenchResult run_stadium_bench(const StadiumBenchSpec& spec);
 
