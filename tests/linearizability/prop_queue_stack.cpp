@@ -126,3 +126,27 @@ WC_PROP(QueueStack, RepeatedValuesAgreeWithTheOracle, 3000, ()) {
   RC_TAG(std::string(h.model().name), expected ? "linearizable" : "violation");
   expect_search_agrees(h, expected);
 }
+
+// Longer histories than the oracle can take (many gaps between null
+// dequeues, long FIFO chains): the checker against the general search.
+WC_PROP(QueueStack, DistinctQueueCheckerAgreesWithTheSearchOnLongerHistories, 1000, ()) {
+  SyntheticHistorySpec spec = small_spec(ModelId::Queue, 80);
+  spec.overlap = *rc::gen::inRange<uint64_t>(0, 7);
+  spec.pending = *rc::gen::element(0.0, 0.0, 0.05);
+  History h = make_linearizable_history(spec);
+  for (int i = *rc::gen::inRange(0, 3); i > 0; --i) corrupt_one_result(h);
+  CheckOptions search;
+  search.algorithm = Algorithm::Search;
+  search.timeout_seconds = 5;
+  search.shrink = false;
+  const CheckResult reference = check_history(h, search);
+  RC_PRE(reference.verdict != Verdict::Unknown);
+  const DistinctQueueCheck fast = check_distinct_queue(h);
+  using Outcome = DistinctQueueCheck::Outcome;
+  RC_TAG(reference.verdict == Verdict::Linearizable ? "linearizable" : "violation");
+  if (fast.outcome == Outcome::Linearizable) RC_ASSERT(reference.verdict == Verdict::Linearizable);
+  if (fast.outcome == Outcome::Violation) RC_ASSERT(reference.verdict == Verdict::Violation);
+  if (fast.outcome == Outcome::Undecided) RC_ASSERT(has_pending_removal(h));
+  RC_ASSERT(fast.outcome != Outcome::NotApplicable);
+  RC_ASSERT(check_history(h).verdict == reference.verdict);
+}

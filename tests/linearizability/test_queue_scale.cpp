@@ -54,3 +54,20 @@ TEST(QueueScale, TwoSwappedResultsAmongAMillionAreRefutedOnAFewOperations) {
   EXPECT_LE(r.counterexample->history.ops.size(), 4u);
   EXPECT_EQ(check_history(r.counterexample->history, CheckOptions{.algorithm = Algorithm::Search}).verdict, Verdict::Violation);
 }
+
+TEST(QueueScale, TheDistinctValueCheckerHonoursTheBudgets) {
+  SyntheticHistorySpec spec;
+  spec.model = ModelId::Queue;
+  spec.operations = 200000;
+  const History h = make_linearizable_history(spec);
+  CheckOptions expired;
+  expired.timeout_seconds = 1e-9;
+  const CheckResult late = check_history(h, expired);
+  EXPECT_EQ(late.verdict, Verdict::Unknown);
+  EXPECT_NE(late.reason.find("time budget ran out in the distinct-value queue checker"), std::string::npos) << late.reason;
+  CheckOptions no_memory;
+  no_memory.resident_limit_bytes = 1;  // spent before the check starts
+  const CheckResult full = check_history(h, no_memory);
+  EXPECT_EQ(full.verdict, Verdict::Unknown);
+  EXPECT_NE(full.reason.find("memory budget ran out in the distinct-value queue checker"), std::string::npos) << full.reason;
+}
