@@ -16,9 +16,9 @@
 // fails exactly when t lies strictly inside the stretch where the value is
 // surely in the queue (between min(E.end, D.end) and max(E.start,
 // D.start)). So null dequeues may take any time outside the union of those
-// stretches, each value goes into the gap between null dequeues that
-// holds the start of its stretch's end side, and inside a gap the pairwise
-// order above is acyclic. Values nobody dequeued enter last, after every
+// stretches, each value goes into the first gap between null dequeues
+// that ends at or after max(E.start, D.start) (so its points fit the gap),
+// and inside a gap the pairwise order above is acyclic. Values nobody dequeued enter last, after every
 // null dequeue. Ties: at equal times, touching intervals are concurrent,
 // so the order of equal points is free; the witness sorts by (point, FIFO
 // position, enqueue < dequeue < null dequeue).
