@@ -7,7 +7,9 @@
 #include "linearizability/detail/bulk.hpp"
 #include "linearizability/detail/search.hpp"
 #include "linearizability/detail/shrink.hpp"
+#include "linearizability/distinct_queue.hpp"
 #include "linearizability/partition.hpp"
+#include "linearizability/witness.hpp"
 
 namespace warpcheck {
 
@@ -168,6 +170,75 @@ void mark_incomplete(CheckResult& r) {
              "the recorded part alone is " + std::string(verdict_name(*r.recorded_part));
 }
 
+std::string budget_name(const detail::BudgetExhausted& e) {
+  return e.why == detail::BudgetStop::Memory ? "memory" : "time";
+}
+
+constexpr const char* kDistinctQueue = "distinct-value queue checker (FIFO order from real-time constraints, O(n log n))";
+
+// The distinct-value queue checker's verdicts are checked before they are
+// given: a witness by the independent replay (witness.hpp), a violation's
+// evidence by the general search, which also shrinks it. nullopt, with
+// why, when it does not decide: the general search does.
+std::optional<CheckResult> decide_distinct_queue(const History& h, const CheckOptions& opt, std::string& why_not) {
+  Budget budget;
+  budget.deadline = std::min(opt.deadline, after(opt.timeout_seconds));
+  budget.memory_limit = opt.memory_limit_bytes;
+  budget.resident_limit = opt.resident_limit_bytes;
+  CheckResult r;
+  r.operations = h.ops.size();
+  r.partitions = h.ops.empty() ? 0 : 1;
+  r.algorithm = kDistinctQueue;
+  DistinctQueueCheck fast;
+  std::optional<std::string> witness_wrong;
+  try {
+    const auto poller = budget.install();
+    fast = check_distinct_queue(h);
+    if (fast.outcome == DistinctQueueCheck::Outcome::Linearizable) witness_wrong = witness_error(h, fast.order);
+  } catch (const detail::BudgetExhausted& e) {
+    r.reason = budget_name(e) + " budget ran out in the distinct-value queue checker";
+    return r;
+  }
+  if (fast.outcome == DistinctQueueCheck::Outcome::Linearizable && !witness_wrong) {
+    r.verdict = Verdict::Linearizable;
+    r.partitions_linearizable = r.partitions;
+    r.steps = fast.order.size();
+    r.witness = std::move(fast.order);
+    return r;
+  }
+  if (witness_wrong) {
+    why_not = "its witness does not replay: " + *witness_wrong;
+    return std::nullopt;
+  }
+  if (fast.evidence.empty()) {
+    why_not = fast.detail;
+    return std::nullopt;
+  }
+  Partitions evidence;
+  evidence.ops = fast.evidence;
+  evidence.begin = {0, evidence.ops.size()};
+  Search<QueueModel> search;
+  const SearchResult confirmed = search.run(h, evidence.ops, budget);
+  r.steps = confirmed.steps;
+  if (confirmed.outcome == SearchOutcome::OutOfTime || confirmed.outcome == SearchOutcome::OutOfMemory) {
+    r.reason = std::string(confirmed.outcome == SearchOutcome::OutOfMemory ? "memory" : "time") +
+               " budget ran out confirming the distinct-value queue checker's finding: " + fast.detail;
+    return r;
+  }
+  if (confirmed.outcome != SearchOutcome::Violation) {
+    why_not = fast.outcome == DistinctQueueCheck::Outcome::Violation ? "its finding was not confirmed: " + fast.detail
+                                                                     : fast.detail + ", unless pending dequeues took other values than it guessed";
+    return std::nullopt;
+  }
+  r.verdict = Verdict::Violation;
+  r.algorithm += "; the finding confirmed and shrunk by the wing-gong-lowe search";
+  r.counterexample = refute<QueueModel>(h, evidence, 0, opt, budget.deadline, search, confirmed.stuck_at);
+  const Counterexample& cx = *r.counterexample;
+  r.reason = "no linearization exists for " + std::to_string(cx.history.ops.size()) + " operation(s)" +
+             (cx.minimal ? " (minimal)" : " (not shrunk to minimal)") + ": " + fast.detail;
+  return r;
+}
+
 CheckResult replay_only(const History& h, HintReplay replay) {
   CheckResult r;
   r.operations = h.ops.size();
@@ -202,8 +273,7 @@ CheckResult check_history(const History& h, const CheckOptions& options) {
       CheckResult r;
       r.operations = h.ops.size();
       r.algorithm = "linearization-point replay";
-      r.reason = std::string(e.why == detail::BudgetStop::Memory ? "memory" : "time") +
-                 " budget ran out while replaying the linearization points";
+      r.reason = budget_name(e) + " budget ran out while replaying the linearization points";
       r.seconds = std::chrono::duration<double>(Clock::now() - started).count();
       return r;
     }
@@ -211,10 +281,17 @@ CheckResult check_history(const History& h, const CheckOptions& options) {
       throw InputError("cannot replay linearization points: " + replay->detail);
   }
   CheckResult r;
+  std::optional<CheckResult> fast;
+  std::string fast_not_used;
   if (replay && (replay->outcome == HintReplay::Outcome::Explained || options.algorithm == Algorithm::HintReplay)) {
     r = replay_only(h, std::move(*replay));
+  } else if (options.algorithm == Algorithm::Auto && h.meta.model == ModelId::Queue &&
+             (fast = decide_distinct_queue(h, options, fast_not_used))) {
+    r = std::move(*fast);
+    r.hint_replay = std::move(replay);
   } else {
     r = visit_model(h.meta.model, [&](auto model) { return check_typed<decltype(model)>(h, options); });
+    if (!fast_not_used.empty()) r.algorithm += " (the distinct-value queue checker did not decide: " + fast_not_used + ")";
     r.hint_replay = std::move(replay);
   }
   r.seconds = std::chrono::duration<double>(Clock::now() - started).count();

@@ -5,7 +5,9 @@
 // process's next completion closes it; :fail means it did not happen (the
 // operation is dropped); :info, or no completion at all, leaves it pending.
 // Events of keyword processes (the nemesis) are skipped. Timestamps are
-// event positions, which is exactly the order the file records.
+// event positions, which is exactly the order the file records. Queues and
+// stacks read :enqueue/:dequeue and :push/:pop as Jepsen's queue tests
+// write them (:value the value added, or the value removed, nil on empty).
 //
 // ImportOptions read a file the way another checker does: a starting value
 // for every register (Knossos's (cas-register 0), Porcupine's ""), a nil
@@ -27,6 +29,9 @@ namespace {
 
 using detail::EdnValue;
 using T = EdnValue::Type;
+
+// Queues and stacks: their events carry the values added and removed.
+bool holds_values(ModelId m) { return m == ModelId::Queue || m == ModelId::Stack; }
 
 struct EdnError {
   const EdnValue* at;
@@ -77,6 +82,7 @@ class EventReader {
   }
 
   void arguments(const EdnValue& event, OpData& d) {
+    if (holds_values(h_.meta.model)) return added_value(event, d);
     const EdnValue* v = event.get("value");
     if (h_.meta.model == ModelId::Kv) v = key_and_payload(event, d.key);
     switch (d.kind) {
@@ -98,6 +104,7 @@ class EventReader {
   // The result of an :ok completion.
   void result(const EdnValue& event, Operation& op) {
     OpData& d = op.data;
+    if (holds_values(h_.meta.model)) return removed_value(event, d);
     if (d.kind == OpKind::Cas) {
       d.result_kind = ResultKind::Bool;
       d.result = 1;
@@ -159,6 +166,32 @@ class EventReader {
   }
 
  private:
+  // Queues and stacks, as Jepsen's queue tests write them: :enqueue and
+  // :push carry their value, an integer; :dequeue and :pop invoke with nil
+  // and complete with the value they removed, or nil when it was empty.
+  static bool adds(OpKind kind) { return kind == OpKind::Enqueue || kind == OpKind::Push; }
+
+  void added_value(const EdnValue& event, OpData& d) {
+    const EdnValue* v = event.get("value");
+    if (adds(d.kind)) d.key = integer(v, "the value added (queue and stack values are integers)");
+    else if (v && v->type != T::Nil) throw EdnError{v, "a " + std::string(op_kind_name(d.kind)) + " invokes with no value (nil)"};
+  }
+
+  void removed_value(const EdnValue& event, OpData& d) {
+    const EdnValue* v = event.get("value");
+    if (adds(d.kind)) {
+      if (v && (v->type != T::Int || v->integer != d.key))
+        throw EdnError{v, "the completion's value is not its invoke's (" + std::to_string(d.key) + ")"};
+      return;
+    }
+    if (!v || v->type == T::Nil) {
+      d.result_kind = ResultKind::Absent;
+    } else {
+      d.result_kind = ResultKind::Value;
+      d.result = integer(v, "the value removed");
+    }
+  }
+
   int64_t key_of(const EdnValue* k) {
     int64_t key;
     if (k && k->type == T::String) {
@@ -187,9 +220,11 @@ class EventReader {
 
 History read_edn(std::string_view text, const std::string& source, std::optional<ModelId> model, const ImportOptions& options) {
   auto where = [&](size_t line, size_t col) { return source + ":" + std::to_string(line) + ":" + std::to_string(col) + ": "; };
-  if (!model) throw InputError(source + ": EDN histories name no model: pass --model register, cas-register or kv");
-  if (*model != ModelId::Register && *model != ModelId::CasRegister && *model != ModelId::Kv)
-    throw InputError(source + ": EDN import supports the register, cas-register and kv models");
+  if (!model) throw InputError(source + ": EDN histories name no model: pass --model register, cas-register, kv, queue or stack");
+  if (*model != ModelId::Register && *model != ModelId::CasRegister && *model != ModelId::Kv && !holds_values(*model))
+    throw InputError(source + ": EDN import supports the register, cas-register, kv, queue and stack models");
+  if (holds_values(*model) && options.any())
+    throw InputError(source + ": --initial, --nil-reads and --failed-cas are for the register, cas-register and kv models");
   std::vector<EdnValue> events;
   try {
     detail::EdnReader reader(text);
@@ -234,6 +269,8 @@ History read_edn(std::string_view text, const std::string& source, std::optional
         Operation op;
         if (!parse_edn_op(f->text, op.data.kind) || !h.model().spec(op.data.kind))
           throw EdnError{f, "operation " + detail::quoted(":" + f->text) + " is not part of model " + std::string(h.model().name)};
+        if (op.data.kind == OpKind::EnqueueBatch || op.data.kind == OpKind::DequeueBatch)
+          throw EdnError{f, "batched operations are not read from EDN (JSON lines and binary histories have them)"};
         read.arguments(e, op.data);
         op.id = h.ops.size();
         op.team = uint32_t(process->integer);

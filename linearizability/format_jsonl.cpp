@@ -178,7 +178,7 @@ void parse_header(JsonCursor& c, History& h, bool& model_named) {
     if (name == "model") {
       std::string m = c.parse_string();
       const ModelInfo* info = find_model(m);
-      if (!info) c.fail("unknown model " + detail::quoted(m) + " (known: set, map, multimap, pq, register, cas-register, kv)");
+      if (!info) c.fail("unknown model " + detail::quoted(m) + " (known: " + model_names() + ")");
       h.meta.model = info->id;
       model_named = true;
     } else if (name == "seed") {

@@ -8,11 +8,16 @@
 
 namespace warpcheck {
 
-enum class OpKind : uint8_t { Insert, Erase, Contains, Upsert, Find, Push, Pop, Read, Write, Cas, Append };
-inline constexpr int kOpKindCount = 11;
+// New kinds go at the end: the binary format stores a kind by its number.
+enum class OpKind : uint8_t {
+  Insert, Erase, Contains, Upsert, Find, Push, Pop, Read, Write, Cas, Append,
+  Enqueue, Dequeue, EnqueueBatch, DequeueBatch
+};
+inline constexpr int kOpKindCount = 15;
 
 inline constexpr std::string_view kOpKindNames[kOpKindCount] = {
-    "insert", "erase", "contains", "upsert", "find", "push", "pop", "read", "write", "cas", "append"};
+    "insert", "erase", "contains", "upsert", "find", "push", "pop", "read", "write", "cas", "append",
+    "enqueue", "dequeue", "enqueue-batch", "dequeue-batch"};
 
 inline std::string_view op_kind_name(OpKind kind) { return kOpKindNames[static_cast<int>(kind)]; }
 
@@ -35,8 +40,8 @@ enum ArgBits : uint8_t {
   kArgKey = 1,       // key
   kArgValue = 2,     // value (written / inserted / CAS new value)
   kArgExpected = 4,  // CAS expected value
-  kArgKeys = 8,      // batch of keys (priority-queue push)
-  kArgCount = 16,    // how many keys a pop asks for (stored in `value`)
+  kArgKeys = 8,      // batch of keys (priority-queue push, batched enqueue)
+  kArgCount = 16,    // how many keys a pop or batched dequeue asks for (stored in `value`)
 };
 
 // What a completed operation of a model must return.

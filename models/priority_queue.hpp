@@ -131,9 +131,7 @@ struct PriorityQueueModel : detail::ModelBase<detail::BTreeMultiset> {
   }
 
  private:
-  static void poll_every_batch(uint32_t i) {
-    if (i % detail::kKeysPerPoll == detail::kKeysPerPoll - 1) detail::poll_long_step();
-  }
+  static void poll_every_batch(uint32_t i) { detail::poll_every_keys(i); }
 };
 
 }  // namespace warpcheck

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <span>
+#include <string>
 #include <string_view>
 
 #include "models/kv.hpp"
@@ -10,12 +11,14 @@
 #include "models/model_concept.hpp"
 #include "models/multimap.hpp"
 #include "models/priority_queue.hpp"
+#include "models/queue.hpp"
 #include "models/register.hpp"
 #include "models/set.hpp"
+#include "models/stack.hpp"
 
 namespace warpcheck {
 
-enum class ModelId : uint8_t { Set, Map, Multimap, PriorityQueue, Register, CasRegister, Kv };
+enum class ModelId : uint8_t { Set, Map, Multimap, PriorityQueue, Register, CasRegister, Kv, Queue, Stack };
 
 struct ModelInfo {
   ModelId id;
@@ -45,12 +48,21 @@ inline constexpr ModelInfo kModels[] = {
     model_info<RegisterModel>(ModelId::Register),
     model_info<CasRegisterModel>(ModelId::CasRegister),
     model_info<KvModel>(ModelId::Kv),
+    model_info<QueueModel>(ModelId::Queue),
+    model_info<StackModel>(ModelId::Stack),
 };
 
 inline const ModelInfo* find_model(std::string_view name) {
   for (const ModelInfo& m : kModels)
     if (m.name == name) return &m;
   return nullptr;
+}
+
+// "set, map, ...": every model's name, for messages.
+inline std::string model_names() {
+  std::string out;
+  for (const ModelInfo& m : kModels) out.append(out.empty() ? "" : ", ").append(m.name);
+  return out;
 }
 
 inline const ModelInfo& model_info(ModelId id) { return kModels[static_cast<int>(id)]; }
@@ -65,6 +77,8 @@ decltype(auto) visit_model(ModelId id, F&& f) {
     case ModelId::PriorityQueue: return f(PriorityQueueModel{});
     case ModelId::Register: return f(RegisterModel{});
     case ModelId::CasRegister: return f(CasRegisterModel{});
+    case ModelId::Queue: return f(QueueModel{});
+    case ModelId::Stack: return f(StackModel{});
     case ModelId::Kv: break;
   }
   return f(KvModel{});

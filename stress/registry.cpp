@@ -6,6 +6,7 @@
 #include "stress/heap/adapter.hpp"
 #include "stress/slab_hash/adapter.hpp"
 #include "stress/sorted_set/adapter.hpp"
+#include "stress/stadium/adapter.hpp"
 #if WARPCHECK_HAVE_CUDA
 #include "stress/gpu/device_info.hpp"
 #endif
@@ -35,6 +36,7 @@ const Registry& registry() {
                               make_structure<SortedSetAdapter>(),
                               make_structure<HeapAdapter>(),
                               make_structure<GfslAdapter>(),
+                              make_structure<StadiumAdapter>(),
                           },
                           probe_gpu};
   return r;

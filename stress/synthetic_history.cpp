@@ -26,6 +26,30 @@ struct Draw {
 
 enum Stream : uint64_t { kKind = 1, kKey, kCasHit, kCount, kPending, kEffect, kTeam, kCallWidth, kReturnWidth, kBatchKey, kWideBatchKey };
 
+// Models that store the values they are given (queues, stacks) get
+// distinct ones, numbered from the operation, so that their histories fall
+// to the distinct-value checkers.
+template <class Model>
+constexpr bool stores_values() {
+  return requires { Model::stores_values; };
+}
+
+// The operations drawn: integer values only, so no appends. Where a model
+// has single and batched forms (the queue), the batched ones with full
+// batches and only then.
+template <class Model>
+std::vector<OpSpec> drawn_operations(const SyntheticHistorySpec& spec) {
+  const bool has_batches = std::any_of(std::begin(Model::ops), std::end(Model::ops),
+                                       [](const OpSpec& o) { return o.args & (kArgKeys | kArgCount); });
+  std::vector<OpSpec> out;
+  for (const OpSpec& o : Model::ops) {
+    const bool batched = o.args & (kArgKeys | kArgCount);
+    if (o.kind == OpKind::Append || (stores_values<Model>() && has_batches && batched != spec.full_batches)) continue;
+    out.push_back(o);
+  }
+  return out;
+}
+
 // Runs the model sequentially and fills in every operation's arguments and
 // result; times are set afterwards.
 template <class Model>
@@ -34,16 +58,14 @@ void run_sequentially(const SyntheticHistorySpec& spec, const Draw& draw, Histor
   // 100,000 keys would make every step a long copy.
   std::unordered_map<int64_t, typename Model::State> states;
   const int64_t* pool = nullptr;
+  const std::vector<OpSpec> kinds = drawn_operations<Model>(spec);
   for (size_t i = 0; i < spec.operations; ++i) {
     Operation& op = h.ops[i];
     OpData& d = op.data;
-    // Integer values only: no appends (they come last in a model's list).
-    const size_t kinds = size_t(std::count_if(std::begin(Model::ops), std::end(Model::ops),
-                                              [](const OpSpec& o) { return o.kind != OpKind::Append; }));
-    const OpSpec& os = spec.phases ? Model::ops[std::min<size_t>(i * 2 / std::max<size_t>(spec.operations, 1), kinds - 1)]
-                                   : Model::ops[draw.below(i, kKind, kinds)];
+    const OpSpec& os = spec.phases ? kinds[std::min<size_t>(i * 2 / std::max<size_t>(spec.operations, 1), kinds.size() - 1)]
+                                   : kinds[draw.below(i, kKind, kinds.size())];
     d.kind = os.kind;
-    d.key = int64_t(draw.below(i, kKey, uint64_t(std::max<int64_t>(spec.keys, 1))));
+    d.key = stores_values<Model>() ? int64_t(i) : int64_t(draw.below(i, kKey, uint64_t(std::max<int64_t>(spec.keys, 1))));
     auto& state = states.try_emplace(Model::partition_by_key ? d.key : 0, Model::initial()).first->second;
     d.value = int64_t(i) + 1;  // unique written values expose reads of stale or future writes
     if (os.args & kArgExpected) {
@@ -57,9 +79,11 @@ void run_sequentially(const SyntheticHistorySpec& spec, const Draw& draw, Histor
       d.keys_count = spec.full_batches ? spec.batch : uint32_t(1 + draw.below(i, kCount, spec.batch));
       for (uint32_t k = 0; k < d.keys_count; ++k)
         // Draws past the 64th key of a batch come from their own stream: i * 64 + k
-        // would repeat the next operation's draws.
-        h.key_pool.push_back(int64_t(k < 64 ? draw.below(i * 64 + k, kBatchKey, uint64_t(std::max<int64_t>(spec.keys, 1)))
-                                            : draw.below((i << 32) + k, kWideBatchKey, uint64_t(std::max<int64_t>(spec.keys, 1)))));
+        // would repeat the next operation's draws. Stored values: i << 20 | k
+        // (batches hold at most 2^20 keys).
+        h.key_pool.push_back(stores_values<Model>() ? int64_t(i << 20 | k)
+                             : int64_t(k < 64 ? draw.below(i * 64 + k, kBatchKey, uint64_t(std::max<int64_t>(spec.keys, 1)))
+                                              : draw.below((i << 32) + k, kWideBatchKey, uint64_t(std::max<int64_t>(spec.keys, 1)))));
     }
     const bool pending = draw(i, kPending) < uint64_t(spec.pending * 18446744073709551615.0);
     const bool takes_effect = !pending || draw.below(i, kEffect, 2);
@@ -91,8 +115,8 @@ void run_sequentially(const SyntheticHistorySpec& spec, const Draw& draw, Histor
           d.result_kind = ResultKind::Keys;
           d.out_begin = uint32_t(h.key_pool.size());
           d.out_count = take;
-          auto smallest = state.begin();
-          for (uint32_t k = 0; k < take; ++k, ++smallest) h.key_pool.push_back(*smallest);
+          auto next_out = state.begin();  // the smallest keys of a priority queue, the front of a queue
+          for (uint32_t k = 0; k < take; ++k, ++next_out) h.key_pool.push_back(*next_out);
         }
         break;
     }
@@ -121,6 +145,23 @@ void make_pops_wrong(History& h, uint32_t count) {
     std::swap(h.key_pool[a.out_begin + a.out_count - 1], h.key_pool[b.out_begin]);
     std::sort(h.key_pool.begin() + a.out_begin, h.key_pool.begin() + a.out_begin + a.out_count);
     std::sort(h.key_pool.begin() + b.out_begin, h.key_pool.begin() + b.out_begin + b.out_count);
+  }
+}
+
+// Queues and stacks: trades the answers of completed removals a quarter of
+// them apart, the pairs spread over the history. Each removal then returns
+// a value added long after it (a violation unless the history is small).
+void swap_removed_values(History& h, uint32_t count) {
+  std::vector<size_t> removals;
+  for (size_t i = 0; i < h.ops.size(); ++i) {
+    const OpData& d = h.ops[i].data;
+    if ((d.kind == OpKind::Dequeue || d.kind == OpKind::Pop) && !d.pending && d.result_kind == ResultKind::Value)
+      removals.push_back(i);
+  }
+  const size_t gap = std::max<size_t>(1, removals.size() / 4);
+  for (uint32_t c = 0; c < count && removals.size() > gap; ++c) {
+    const size_t at = (removals.size() - gap - 1) * (c + 1) / (count + 1);
+    std::swap(h.ops[removals[at]].data.result, h.ops[removals[at + gap]].data.result);
   }
 }
 
@@ -159,7 +200,8 @@ History make_linearizable_history(const SyntheticHistorySpec& spec) {
                      if (op.has_hint) op.hint = point;
                    });
   });
-  if (spec.wrong_pops) make_pops_wrong(h, spec.wrong_pops);
+  if (spec.wrong_pops && (spec.model == ModelId::Queue || spec.model == ModelId::Stack)) swap_removed_values(h, spec.wrong_pops);
+  else if (spec.wrong_pops) make_pops_wrong(h, spec.wrong_pops);
   return h;
 }
 

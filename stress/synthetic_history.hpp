@@ -18,7 +18,7 @@ struct SyntheticHistorySpec {
   uint64_t overlap = 8;   // about how many other operations each one overlaps
   double pending = 0.0;   // fraction left pending (half of them took effect)
   uint32_t teams = 32;
-  uint32_t batch = 4;     // priority queue: most keys per push or pop
+  uint32_t batch = 4;     // priority queue, batched queue: most keys per batch
   bool hints = false;     // record each operation's point as its linearization-point hint
   // When > 0, operations come in batches of this many (a warp's lanes): each
   // spans its whole batch, overlapping every other operation of the batch
@@ -27,11 +27,16 @@ struct SyntheticHistorySpec {
   // Priority queue, the shape of a recorded GPU heap run: every push carries
   // exactly `batch` keys and every pop asks for `batch` (full batches);
   // with `phases`, the first half of the operations are the model's first
-  // operation (pushes), the rest its second (pops).
+  // operation (pushes), the rest its second (pops). A queue draws its
+  // batched enqueues and dequeues with full batches, its single ones
+  // otherwise. Queues and stacks get distinct values (from the operation's
+  // index), whatever `keys` says.
   bool full_batches = false;
   bool phases = false;
   // Priority queue: this many completed pops are made wrong after the fact,
   // each trading its largest key for the next pop's smallest (a violation).
+  // Queue, stack: this many pairs of completed removals a quarter of them
+  // apart trade their answers (a violation unless the history is small).
   uint32_t wrong_pops = 0;
 };
 

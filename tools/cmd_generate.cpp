@@ -30,7 +30,8 @@ int run_generate(int argc, char** argv) {
   spec.full_batches = args.flag("full-batches");
   spec.phases = args.flag("phases");
   spec.wrong_pops = uint32_t(args.integer("wrong-pops", 0, 0, 1u << 20));
-  if (spec.wrong_pops && spec.model != ModelId::PriorityQueue) throw UsageError("--wrong-pops needs --model pq");
+  if (spec.wrong_pops && spec.model != ModelId::PriorityQueue && spec.model != ModelId::Queue && spec.model != ModelId::Stack)
+    throw UsageError("--wrong-pops needs --model pq, queue or stack");
   auto format = format_option(args).value_or(out->ends_with(".jsonl") ? HistoryFormat::JsonLines : HistoryFormat::Binary);
   const History h = make_linearizable_history(spec);
   save_history(h, *out, format);

@@ -11,7 +11,7 @@ inline std::optional<ModelId> model_option(const Args& args, const char* name = 
   auto v = args.value(name);
   if (!v) return std::nullopt;
   const ModelInfo* m = find_model(*v);
-  if (!m) throw UsageError("unknown model " + detail::quoted(*v) + " (known: set, map, multimap, pq, register, cas-register, kv)");
+  if (!m) throw UsageError("unknown model " + detail::quoted(*v) + " (known: " + model_names() + ")");
   return m->id;
 }
 

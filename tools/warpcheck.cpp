@@ -29,7 +29,7 @@ constexpr const char* kUsage =
     "  repro SEED [the stress options] | repro DIR/history.bin   a failure again\n"
     "  score [--structure S] [--backend sim|gpu] [--seeds N]   the mutation score: which oracle catches each planted bug\n"
     "  suite [--structure S] [--tag main|gpu|sanitize] [--backend B] [--out DIR]   the structures' declared stress suites\n"
-    "models: set, map, multimap, pq, register, cas-register, kv\n"
+    "models: set, map, multimap, pq, register, cas-register, kv, queue, stack\n"
     "exit codes: 0 linearizable, 1 violation, 2 unknown, 3 bad input or usage\n";
 
 }  // namespace

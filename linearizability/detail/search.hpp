@@ -48,7 +48,11 @@
 // what bounded the search before.
 //
 // Two rules hold where every key is supplied once (a priority queue whose
-// pushed keys are distinct; the model names suppliers and anchors):
+// pushed keys are distinct; the model names suppliers and anchors). Queues
+// and stacks with distinct values have anchors too (completed removals that
+// returned a value: forced when the value is next out, models/detail/
+// sequence_model_base.hpp has why), but no blocks: their additions are not
+// lazy, so they are tried on their own, and a removal never goes first.
 //  - A completed pop whose keys are the smallest now is linearized at once
 //    (forced, like an observer). Take a valid extension with the pop Q
 //    later: Q's keys stay in the queue until Q (nothing else can return
@@ -428,9 +432,8 @@ class Search {
       absl::flat_hash_map<int64_t, uint32_t> supply;  // key -> supplying position
       for (uint32_t i = 0; i < n_; ++i) {
         if (i % 65536 == 65535) poll_long_step();
-        if (lazy_[i])
-          for (int64_t k : Model::supplied_keys(data_[i], pool_))
-            if (!supply.try_emplace(k, i).second) return;  // a key supplied twice: no anchors
+        for (int64_t k : Model::supplied_keys(data_[i], pool_))
+          if (!supply.try_emplace(k, i).second) return;  // a key supplied twice: no anchors
       }
       for (uint32_t i = 0; i < n_; ++i) {
         if (i % 65536 == 65535) poll_long_step();

@@ -27,6 +27,11 @@ inline void poll_long_step() {
   if (long_step_poller.poll) long_step_poller.poll(long_step_poller.context);
 }
 
+// Polls once every kKeysPerPoll keys of a batch (i: the key's index in it).
+inline void poll_every_keys(uint32_t i) {
+  if (i % kKeysPerPoll == kKeysPerPoll - 1) poll_long_step();
+}
+
 // Asks before allocating `bytes` at once (a history's records, a file read
 // whole); throws like poll_long_step() when that would pass the budget.
 inline void reserve_long_step(size_t bytes) {

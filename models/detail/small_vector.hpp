@@ -26,6 +26,18 @@ class SmallVector {
     }
     return *this;
   }
+  // Moves take the heap block, if any: a memo's array of states grows
+  // without copying every state's values.
+  SmallVector(SmallVector&& o) noexcept { take(o); }
+  SmallVector& operator=(SmallVector&& o) noexcept {
+    if (this != &o) {
+      if (heap_) std::free(heap_);
+      heap_ = nullptr;
+      capacity_ = N;
+      take(o);
+    }
+    return *this;
+  }
   ~SmallVector() {
     if (heap_) std::free(heap_);
   }
@@ -70,6 +82,18 @@ class SmallVector {
     if (heap_) std::free(heap_);
     heap_ = fresh;
     capacity_ = cap;
+  }
+  void take(SmallVector& o) {
+    if (o.heap_) {
+      heap_ = o.heap_;
+      capacity_ = o.capacity_;
+      o.heap_ = nullptr;
+      o.capacity_ = N;
+    } else {
+      std::memcpy(inline_, o.inline_, o.size_ * sizeof(T));
+    }
+    size_ = o.size_;
+    o.size_ = 0;
   }
   void assign(const SmallVector& o) {
     reserve(o.size_);

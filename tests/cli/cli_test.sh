@@ -44,7 +44,11 @@ done
 for f in "$data"/bad/*; do
   name=$(basename "$f")
   model_args=()
-  [[ $name == *.edn ]] && model_args=(--model cas-register)
+  case $name in
+    *_queue_*.edn) model_args=(--model queue) ;;
+    *_stack_*.edn) model_args=(--model stack) ;;
+    *.edn) model_args=(--model cas-register) ;;
+  esac
   "$warpcheck" check "$f" "${model_args[@]}" >"$tmp/out" 2>&1
   expect "bad input $name" 3 $? "$tmp/out" "$name"
 done
@@ -66,11 +70,19 @@ expect "unknown command" 3 $? "$tmp/out" "unknown command"
 expect "check without a file" 3 $? "$tmp/out" "usage"
 "$warpcheck" check "$data/known/lin_pq_batch.jsonl" --timeout abc >"$tmp/out" 2>&1
 expect "bad number" 3 $? "$tmp/out" "--timeout must be"
-"$warpcheck" check "$data/known/lin_pq_batch.jsonl" --model stack >"$tmp/out" 2>&1
+"$warpcheck" check "$data/known/lin_pq_batch.jsonl" --model deque >"$tmp/out" 2>&1
 expect "unknown model option" 3 $? "$tmp/out" "unknown model"
 "$warpcheck" gen --model set --ops 20000 --keys 64 --overlap 100 --out "$tmp/s.jsonl" 2>/dev/null
 "$warpcheck" check "$tmp/s.jsonl" >"$tmp/out" 2>&1
 expect "generated set history" 0 $? "$tmp/out" "partitioned by key into 64 parts"
+"$warpcheck" gen --model queue --ops 20000 --overlap 32 --pending 0.01 --out "$tmp/q.bin" 2>/dev/null
+"$warpcheck" check "$tmp/q.bin" >"$tmp/out" 2>&1
+expect "generated queue history" 0 $? "$tmp/out" "^checker: distinct-value queue checker"
+"$warpcheck" gen --model stack --ops 300 --overlap 4 --out "$tmp/st.jsonl" 2>/dev/null
+"$warpcheck" check "$tmp/st.jsonl" >"$tmp/out" 2>&1
+expect "generated stack history" 0 $? "$tmp/out" "^LINEARIZABLE"
+"$warpcheck" check "$data/known/lin_queue_jepsen.edn" --model queue --initial 0 >"$tmp/out" 2>&1
+expect "register import options refused for a queue" 3 $? "$tmp/out" "are for the register, cas-register and kv models"
 "$warpcheck" gen --model pq --ops 3000 --keys 1000 --overlap 16 --pending 0.3 --seed 11 --out "$tmp/hard.bin" 2>/dev/null
 "$warpcheck" check "$tmp/hard.bin" --timeout 0.3 >"$tmp/out" 2>&1
 expect "time budget gives unknown" 2 $? "$tmp/out" "^UNKNOWN"

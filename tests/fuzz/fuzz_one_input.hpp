@@ -19,14 +19,15 @@ namespace warpcheck::testing {
 inline void fuzz_one_input(const uint8_t* data, size_t size) {
   if (size == 0) return;
   const std::string_view text(reinterpret_cast<const char*>(data + 1), size - 1);
-  const ModelId edn_models[] = {ModelId::Register, ModelId::CasRegister, ModelId::Kv};
+  // The import options are for the first three (queues and stacks refuse them).
+  const ModelId edn_models[] = {ModelId::Register, ModelId::CasRegister, ModelId::Kv, ModelId::Queue, ModelId::Stack};
   try {
     History h;
     switch (data[0] % 6) {
       case 0: h = read_binary(text, "fuzz"); break;
       case 1: h = read_jsonl(text, "fuzz", std::nullopt); break;
       case 2: h = read_jsonl(text, "fuzz", ModelId::PriorityQueue); break;
-      case 3: h = read_edn(text, "fuzz", edn_models[(data[0] / 6) % 3]); break;
+      case 3: h = read_edn(text, "fuzz", edn_models[(data[0] / 6) % 5]); break;
       case 4: h = read_binary(detail::seal_binary(text), "fuzz-sealed"); break;
       default: {
         ImportOptions peer;

@@ -35,7 +35,7 @@ std::string small_binary() {
 
 TEST(BadInput, EveryCheckedInBadFileIsRejectedWithItsNameAndPosition) {
   const std::map<std::string, std::string> expected = {
-      {"malformed_json.jsonl", ":2:"},           {"unknown_model.jsonl", "unknown model \"stack\""},
+      {"malformed_json.jsonl", ":2:"},           {"unknown_model.jsonl", "unknown model \"deque\""},
       {"unknown_op.jsonl", "unknown operation \"frobnicate\""},
       {"op_not_in_model.jsonl", "not part of model \"set\""},
       {"response_before_invocation.jsonl", ":3:1: response at 20 before its invocation at 30"},
@@ -45,6 +45,15 @@ TEST(BadInput, EveryCheckedInBadFileIsRejectedWithItsNameAndPosition) {
       {"integer_overflow.jsonl", "does not fit"}, {"pop_returns_too_many.jsonl", "returned 2 keys but asked for 1"},
       {"unterminated.edn", "unterminated"},      {"completion_without_invoke.edn", "no open invoke"},
       {"float_value.edn", "integers only"},
+      {"queue_enqueue_without_key.jsonl", ":2:1: missing \"key\" for enqueue"},
+      {"queue_dequeue_with_key.jsonl", ":3:1: field \"key\" is not used by dequeue"},
+      {"queue_dequeue_without_ret.jsonl", ":3:1: missing \"ret\" for completed dequeue (null means none)"},
+      {"stack_pop_returns_keys.jsonl", "stack.pop must return a value or null"},
+      {"stack_push_of_a_batch.jsonl", "missing \"key\" for push"},
+      {"edn_queue_enqueue_without_value.edn", ":1:1: expected an integer for the value added"},
+      {"edn_queue_completion_changes_value.edn", ":2:45: the completion's value is not its invoke's (1)"},
+      {"edn_queue_batch.edn", "batched operations are not read from EDN"},
+      {"edn_stack_pop_invoked_with_value.edn", ":1:45: a pop invokes with no value (nil)"},
   };
   const auto files = files_in("bad");
   ASSERT_EQ(files.size(), expected.size()) << "every bad file needs an expected message here";
@@ -52,7 +61,7 @@ TEST(BadInput, EveryCheckedInBadFileIsRejectedWithItsNameAndPosition) {
     const std::string name = path.filename().string();
     SCOPED_TRACE(name);
     ASSERT_TRUE(expected.count(name));
-    const std::optional<ModelId> model = path.extension() == ".edn" ? std::optional(ModelId::CasRegister) : std::nullopt;
+    const std::optional<ModelId> model = path.extension() == ".edn" ? model_in_name(path, ModelId::CasRegister) : std::nullopt;
     const std::string msg = error_of([&] { load_history(path.string(), model); });
     EXPECT_NE(msg.find(name), std::string::npos) << msg;
     EXPECT_NE(msg.find(expected.at(name)), std::string::npos) << msg;

@@ -51,6 +51,8 @@ TEST(HostileInput, EveryHostileFileIsRefusedWithItsReason) {
       {"jsonl_duplicate_call.jsonl", "duplicate member \"call\""},
       {"jsonl_duplicate_model.jsonl", ":1:16: duplicate member \"model\""},
       {"jsonl_duplicate_in_config.jsonl", "duplicate member \"b\""},
+      {"jsonl_queue_duplicate_ret.jsonl", ":3:32: duplicate member \"ret\""},
+      {"edn_queue_duplicate_value.edn", ":2:48: duplicate map key \":value\""},
   };
   const auto files = files_in("hostile");
   ASSERT_EQ(files.size(), expected.size()) << "every hostile file needs its expected message here";
@@ -58,7 +60,7 @@ TEST(HostileInput, EveryHostileFileIsRefusedWithItsReason) {
     const std::string name = path.filename().string();
     SCOPED_TRACE(name);
     ASSERT_TRUE(expected.count(name));
-    const std::optional<ModelId> model = path.extension() == ".edn" ? std::optional(ModelId::Register) : std::nullopt;
+    const std::optional<ModelId> model = path.extension() == ".edn" ? model_in_name(path, ModelId::Register) : std::nullopt;
     const std::string msg = error_of([&] { load_history(path.string(), model); });
     EXPECT_NE(msg.find(expected.at(name)), std::string::npos) << msg;
     EXPECT_TRUE(printable_line(msg)) << msg;

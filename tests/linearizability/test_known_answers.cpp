@@ -13,21 +13,6 @@
 using namespace warpcheck;
 using namespace warpcheck::testing;
 
-namespace {
-
-std::optional<ModelId> edn_model(const std::filesystem::path& p) {
-  const std::string name = p.filename().string();
-  for (const char* m : {"cas_register", "register", "kv"})
-    if (name.find(std::string("_") + m + "_") != std::string::npos) {
-      std::string model = m;
-      std::replace(model.begin(), model.end(), '_', '-');
-      return find_model(model)->id;
-    }
-  return std::nullopt;
-}
-
-}  // namespace
-
 TEST(KnownAnswers, EveryFileGivesItsVerdictInEveryFormat) {
   const auto files = files_in("known");
   ASSERT_GE(files.size(), 40u);
@@ -35,7 +20,7 @@ TEST(KnownAnswers, EveryFileGivesItsVerdictInEveryFormat) {
   for (const auto& path : files) {
     SCOPED_TRACE(path.filename().string());
     const bool expect_lin = path.filename().string().rfind("lin_", 0) == 0;
-    const std::optional<ModelId> model = path.extension() == ".edn" ? edn_model(path) : std::nullopt;
+    const std::optional<ModelId> model = path.extension() == ".edn" ? model_in_name(path) : std::nullopt;
     const History h = load_history(path.string(), model);
     const History from_binary = read_binary(encode_binary(h), "in-memory");
     for (const History* version : {&h, &from_binary}) {

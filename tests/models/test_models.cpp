@@ -75,6 +75,60 @@ TEST(Models, RegistersReadTheLastWrite) {
   EXPECT_EQ(first_refused<CasRegisterModel>({w1, cas}), 1) << "a CAS from 2 cannot succeed on 1";
 }
 
+TEST(Models, QueueIsFirstInFirstOutAndStackLastInFirstOut) {
+  using K = OpKind;
+  const OpData enq1 = op(K::Enqueue, 1), enq2 = op(K::Enqueue, 2);
+  const OpData deq1 = op(K::Dequeue, 0, ResultKind::Value, 1), deq2 = op(K::Dequeue, 0, ResultKind::Value, 2);
+  const OpData deq_null = op(K::Dequeue, 0, ResultKind::Absent);
+  EXPECT_EQ(first_refused<QueueModel>({deq_null, enq1, enq2, deq1, deq2, deq_null}), -1);
+  EXPECT_EQ(first_refused<QueueModel>({enq1, enq2, deq2}), 2) << "the front is 1";
+  EXPECT_EQ(first_refused<QueueModel>({enq1, deq_null}), 1) << "null only when empty";
+  const OpData push1 = op(K::Push, 1), push2 = op(K::Push, 2);
+  const OpData pop1 = op(K::Pop, 0, ResultKind::Value, 1), pop2 = op(K::Pop, 0, ResultKind::Value, 2);
+  const OpData pop_null = op(K::Pop, 0, ResultKind::Absent);
+  EXPECT_EQ(first_refused<StackModel>({pop_null, push1, push2, pop2, pop1, pop_null}), -1);
+  EXPECT_EQ(first_refused<StackModel>({push1, push2, pop1}), 2) << "the top is 2";
+  OpData pending = op(K::Pop, 0);
+  pending.pending = true;
+  EXPECT_EQ(first_refused<StackModel>({push1, push2, pending, pop1}), -1) << "a pending pop took the top";
+}
+
+TEST(Models, QueueBatchesEnterAtOnceAndLeaveFrontFirst) {
+  const int64_t pool[] = {1, 2, 3, 1, 2, 3};  // a batch {1, 2, 3}; a dequeue of up to 5 returning {1, 2} then {3}
+  OpData enq = op(OpKind::EnqueueBatch, 0);
+  enq.keys_count = 3;
+  OpData deq_two = op(OpKind::DequeueBatch, 0, ResultKind::Keys, 0, /*n=*/2);
+  deq_two.out_begin = 3;
+  deq_two.out_count = 2;
+  OpData deq_rest = op(OpKind::DequeueBatch, 0, ResultKind::Keys, 0, /*n=*/5);
+  deq_rest.out_begin = 5;
+  deq_rest.out_count = 1;
+  EXPECT_EQ(first_refused<QueueModel>({enq, deq_two, deq_rest}, pool), -1);
+  EXPECT_EQ(first_refused<QueueModel>({enq, deq_rest}, pool), 1) << "the front is 1";
+  deq_rest.value = 1;
+  deq_rest.out_count = 0;
+  EXPECT_EQ(first_refused<QueueModel>({enq, deq_two, deq_rest}, pool), 2) << "an empty answer only on an empty queue";
+}
+
+TEST(Models, SequenceHashDependsOnOrderAndOnlyOnContents) {
+  detail::KeySequence ab, ba, built;
+  ab.push_back(1);
+  ab.push_back(2);
+  ba.push_back(2);
+  ba.push_back(1);
+  EXPECT_FALSE(ab == ba);
+  EXPECT_NE(ab.hash(), ba.hash());
+  // The same contents reached another way: 0, 1, 2, minus 0, plus 3, minus 3.
+  built.push_front(1);
+  built.push_front(0);
+  built.push_back(2);
+  built.pop_front();
+  built.push_back(3);
+  built.pop_back();
+  EXPECT_TRUE(built == ab);
+  EXPECT_EQ(built.hash(), ab.hash());
+}
+
 // Invertible steps (the search keeps no state copies for them): step then
 // undo gives back the state, hash included.
 template <class M>

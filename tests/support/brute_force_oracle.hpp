@@ -15,7 +15,8 @@
 namespace warpcheck::testing {
 
 // key -> sorted values. Set: non-empty means present. Map and kv: one value.
-// Multimap: all live values. Priority queue and registers use key 0.
+// Multimap: all live values. Priority queue and registers use key 0; so do
+// queues and stacks, whose values are kept in order, front (bottom) first.
 using RefState = std::map<int64_t, std::vector<int64_t>>;
 
 // String values: the history's strings, plus every concatenation an append
@@ -42,7 +43,10 @@ inline std::vector<RefState> reference_successors(ModelId model, const RefState&
   const OpData& d = op.data;
   const bool done = !d.pending;
   RefState s = s0;
-  const int64_t key = (model == ModelId::PriorityQueue || model == ModelId::Register || model == ModelId::CasRegister) ? 0 : d.key;
+  const int64_t key = (model == ModelId::PriorityQueue || model == ModelId::Register || model == ModelId::CasRegister ||
+                       model == ModelId::Queue || model == ModelId::Stack)
+                          ? 0
+                          : d.key;
   std::vector<int64_t>& vals = s[key];
   auto erase_one = [](std::vector<int64_t>& v, int64_t x) { v.erase(std::find(v.begin(), v.end(), x)); };
   auto has = [](const std::vector<int64_t>& v, int64_t x) { return std::find(v.begin(), v.end(), x) != v.end(); };
@@ -104,6 +108,27 @@ inline std::vector<RefState> reference_successors(ModelId model, const RefState&
         std::vector<int64_t> front(vals.begin(), vals.begin() + long(take));
         auto got = h.popped_keys(op);
         if (done && !std::equal(front.begin(), front.end(), got.begin(), got.end())) return {};
+        vals.erase(vals.begin(), vals.begin() + long(take));
+      }
+      out.push_back(s);
+      break;
+    }
+    case ModelId::Queue:
+    case ModelId::Stack: {
+      const bool fifo = model == ModelId::Queue;
+      if (d.kind == OpKind::Enqueue || d.kind == OpKind::Push) vals.push_back(d.key);
+      if (d.kind == OpKind::EnqueueBatch)
+        for (int64_t k : h.pushed_keys(op)) vals.push_back(k);
+      if (d.kind == OpKind::Dequeue || d.kind == OpKind::Pop) {
+        std::optional<int64_t> next_out;
+        if (!vals.empty()) next_out = fifo ? vals.front() : vals.back();
+        if (!returned_value(next_out)) return {};
+        if (next_out) vals.erase(fifo ? vals.begin() : vals.end() - 1);
+      }
+      if (d.kind == OpKind::DequeueBatch) {  // the min(n, size) front values, front first
+        const size_t take = std::min<size_t>(size_t(d.value), vals.size());
+        auto got = h.popped_keys(op);
+        if (done && !std::equal(vals.begin(), vals.begin() + long(take), got.begin(), got.end())) return {};
         vals.erase(vals.begin(), vals.begin() + long(take));
       }
       out.push_back(s);

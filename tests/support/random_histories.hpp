@@ -13,7 +13,7 @@ namespace warpcheck::testing {
 
 inline rc::Gen<ModelId> gen_model() {
   return rc::gen::element(ModelId::Set, ModelId::Map, ModelId::Multimap, ModelId::PriorityQueue, ModelId::Register,
-                          ModelId::CasRegister, ModelId::Kv);
+                          ModelId::CasRegister, ModelId::Kv, ModelId::Queue, ModelId::Stack);
 }
 
 inline std::vector<int64_t> random_keys(size_t max_count) {
@@ -135,6 +135,41 @@ inline History random_kv_string_history(size_t max_ops) {
   }
   compact_strings(h);
   validate_history(h, "random kv string history");
+  return h;
+}
+
+// Queue or stack histories with distinct added values and single
+// operations: each removal returns null, a value added before or after it,
+// or one another removal returned; intervals are random, some pending.
+// Mostly violations, with the tricky shapes (overlapping additions, nulls,
+// pending operations on both sides) in reach.
+inline History random_distinct_value_history(ModelId model, size_t max_ops) {
+  History h;
+  h.meta.model = model;
+  const OpKind add = model == ModelId::Queue ? OpKind::Enqueue : OpKind::Push;
+  const OpKind remove = model == ModelId::Queue ? OpKind::Dequeue : OpKind::Pop;
+  const size_t n = *rc::gen::inRange<size_t>(0, max_ops + 1);
+  const int64_t adds = int64_t(n / 2 + 1);
+  int64_t next_value = 0;
+  for (size_t i = 0; i < n; ++i) {
+    Operation op;
+    op.id = i;
+    op.team = uint32_t(i % 4);
+    OpData& d = op.data;
+    d.kind = *rc::gen::arbitrary<bool>() ? add : remove;
+    if (d.kind == add) d.key = next_value++;
+    op.call = *rc::gen::inRange<uint64_t>(0, 3 * n + 1);
+    d.pending = *rc::gen::inRange(0, 8) == 0;
+    op.ret = d.pending ? kPendingTime : op.call + *rc::gen::inRange<uint64_t>(0, 9);
+    if (!d.pending && d.kind == remove) {
+      d.result = *rc::gen::inRange<int64_t>(-1, adds);
+      d.result_kind = d.result < 0 ? ResultKind::Absent : ResultKind::Value;
+      d.result = std::max<int64_t>(d.result, 0);
+    }
+    clear_unused_fields(model_info(model), op);
+    h.ops.push_back(op);
+  }
+  validate_history(h, "random distinct-value history");
   return h;
 }
 

@@ -59,12 +59,27 @@ struct history_log {
   template <class Team>
   WC_HD WC_FORCE_INLINE uint32_t begin(Team& t, uint32_t stream, OpKind kind, int64_t key, int64_t value,
                                        int64_t expected, uint32_t lane) const {
-    const uint32_t slot = counts[stream];
-    if (slot >= capacity) {
-      lost[stream] = lost[stream] + 1;
-      return kNoSlot;
-    }
-    counts[stream] = slot + 1;
+    return begin_at(t, stream, reserve_slots(stream, 1), kind, key, value, expected, lane);
+  }
+
+  // Room for n operations that lanes of one team begin at once (a warp's
+  // lanes each fetching a job, clStash), reserved by one lane: the first
+  // slot; the lane of rank r begins at first + r (begin_at). The slots past
+  // the capacity are counted as lost.
+  WC_HD WC_FORCE_INLINE uint32_t reserve_slots(uint32_t stream, uint32_t n) const {
+    const uint32_t first = counts[stream];
+    const uint32_t fit = first >= capacity ? 0 : (n < capacity - first ? n : capacity - first);
+    counts[stream] = first + fit;
+    if (fit < n) lost[stream] = lost[stream] + (n - fit);
+    return first;
+  }
+
+  // begin() at a slot reserve_slots() gave; kNoSlot for one past the
+  // capacity (already counted as lost).
+  template <class Team>
+  WC_HD WC_FORCE_INLINE uint32_t begin_at(Team& t, uint32_t stream, uint32_t slot, OpKind kind, int64_t key,
+                                          int64_t value, int64_t expected, uint32_t lane) const {
+    if (slot >= capacity) return kNoSlot;
     log_record& r = records[size_t(stream) * capacity + slot];
     r.ret = kLogPending;
     r.key = key;

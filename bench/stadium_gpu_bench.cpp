@@ -1,0 +1,154 @@
+// Stadium hashing on the GPU, the paper's evaluation (PACT 2015, section IV
+// and Figure 19): 2^25 distinct pairs at load factors 0.8 and 0.85, the
+// table in GPU memory (in core) and in pinned, mapped host memory (out of
+// core), Stash, clStash and the hybrid, key and value sizes varied, ticket
+// sizes 1 to 8; each row a fresh table filled by one kernel, then every key
+// retrieved, then half present and half absent keys retrieved, then every
+// key deleted; recording off and on. Out of core, the host link's measured
+// bandwidth over the bytes of a bucket is the bound no kernel can pass.
+// The corrected algorithm throughout, and beside it the printed one with
+// only its reservation fixed (S1; without it a retrieval waits for access
+// bits no one sets): what the claims and tombstones cost.
+//
+// For cuCollections' static_map, the rows with 4- or 8-byte keys and
+// values in core have the same pair counts and load factors: its numbers
+// go beside those (built on the GPU machine from a fetched copy).
+//
+// Recorded histories are checked when a row has at most 2^20 pairs (the
+// four phases are one history: kernel boundaries are exact cuts); every
+// row's table is checked after the inserts and after the deletes.
+// Prints one markdown table. Usage: stadium_gpu_bench [--quick]. Exits 77
+// when there is no GPU.
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "linearizability/checker.hpp"
+#include "stress/gpu/device_info.hpp"
+#include "stress/harness/recorded_history.hpp"
+#include "stress/stadium/gpu.hpp"
+
+using namespace warpcheck;
+using structures::stadium_kernel;
+
+namespace {
+
+double mops(uint64_t n, double ms) { return ms > 0 ? double(n) / ms / 1e3 : 0; }
+
+const char* kernel_name(stadium_kernel k) {
+  return k == stadium_kernel::stash ? "Stash" : k == stadium_kernel::clstash ? "clStash" : "hybrid";
+}
+
+// The phases' logs as one history (ids renumbered), checked.
+std::string checked(const std::vector<std::unique_ptr<HostLog>>& logs) {
+  HistoryMeta meta;
+  meta.model = ModelId::Multimap;
+  History all;
+  all.meta = meta;
+  for (const auto& log : logs) {
+    History h = history_from_log(*log, meta);
+    all.meta.incomplete = all.meta.incomplete || h.meta.incomplete;
+    for (Operation& op : h.ops) {
+      op.id = all.ops.size();
+      all.ops.push_back(op);
+    }
+  }
+  const auto t0 = std::chrono::steady_clock::now();
+  const CheckResult r = check_history(all);
+  const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return std::string(verdict_name(r.verdict)) + " (" + std::to_string(r.operations) + " ops, " + std::to_string(int(s)) + " s)";
+}
+
+struct Row {
+  bool host;
+  double load;
+  uint32_t key_bytes, value_bytes, ticket_bits;
+  stadium_kernel kernel;
+  bool printed;  // the printed algorithm with S1 fixed only
+  bool record;
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const bool quick = argc > 1 && std::strcmp(argv[1], "--quick") == 0;
+  const gpu::DeviceInfo dev = gpu::device_info();
+  if (!dev.present) {
+    std::printf("SKIP: no CUDA device (%s): the Stadium hashing benchmark needs one\n", dev.why_absent.c_str());
+    return 77;
+  }
+  const double to_device = gpu::host_link_gbs(true), from_device = gpu::host_link_gbs(false);
+  std::printf("device: %s, %d SMs, peak memory bandwidth %.0f GB/s; host link (pinned copies): %.1f GB/s to the device, "
+              "%.1f GB/s from it\n",
+              dev.name.c_str(), dev.sms, dev.peak_bandwidth_gbs, to_device, from_device);
+  std::printf("paper: GTX 780 over PCI Express 3.0 x16; out of core, a bucket crosses the link once an insert (written) "
+              "and once a present retrieval (read)\n\n");
+
+  const uint64_t pairs = quick ? uint64_t(1) << 18 : uint64_t(1) << 25;
+  std::vector<Row> rows;
+  const stadium_kernel kernels[] = {stadium_kernel::stash, stadium_kernel::clstash, stadium_kernel::hybrid};
+  const std::vector<std::pair<uint32_t, uint32_t>> sizes =
+      quick ? std::vector<std::pair<uint32_t, uint32_t>>{{4, 4}, {8, 16}}
+            : std::vector<std::pair<uint32_t, uint32_t>>{{4, 4}, {8, 8}, {4, 16}, {8, 32}};
+  const std::vector<double> loads = quick ? std::vector<double>{0.8} : std::vector<double>{0.8, 0.85};
+  for (bool host : {false, true})
+    for (double load : loads)
+      for (auto [k, v] : sizes)
+        for (stadium_kernel kernel : kernels)
+          for (bool record : {false, true})
+            if (!record || kernel == stadium_kernel::hybrid || quick) rows.push_back({host, load, k, v, 4, kernel, false, record});
+  // Ticket sizes (Figure 19's lines), and the printed algorithm beside.
+  for (bool host : {false, true}) {
+    for (uint32_t bits : {1u, 2u, 8u}) rows.push_back({host, 0.85, 8, 8, bits, stadium_kernel::hybrid, false, false});
+    rows.push_back({host, 0.8, 4, 4, 4, stadium_kernel::hybrid, true, false});
+    rows.push_back({host, 0.8, 8, 8, 4, stadium_kernel::hybrid, true, false});
+  }
+
+  std::printf("| table | load | key B | value B | ticket bits | kernel | algorithm | rec | buckets | insert M/s | find present M/s | "
+              "find half absent M/s | delete M/s | host-link bound M/s (insert, find) | check |\n");
+  std::printf("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+  int bad = 0;
+  for (const Row& row : rows) {
+    gpu::StadiumBenchSpec spec;
+    spec.pairs = pairs;
+    spec.load = row.load;
+    spec.key_bytes = row.key_bytes;
+    spec.value_bytes = row.value_bytes;
+    spec.ticket_bits = row.ticket_bits;
+    spec.host_table = row.host;
+    spec.kernel = row.kernel;
+    spec.fixes = row.printed ? structures::stadium_fix::reserve_by_cas : structures::stadium_fix::kAll;
+    spec.record = row.record;
+    spec.keep_log = row.record && pairs <= (uint64_t(1) << 20);
+    // 1-bit tickets have no room for a tombstone: with deletes possible, an
+    // absent key's retrieval probes every bucket.
+    spec.absent_lookups = row.ticket_bits > 1 || row.printed;
+    spec.repeats = quick ? 1 : 3;
+    const gpu::StadiumBenchResult r = gpu::run_stadium_bench(spec);
+    std::string check = spec.keep_log ? checked(r.logs) : "-";
+    if (spec.keep_log) bad += check.rfind("LINEARIZABLE", 0) != 0;
+    if (r.faults || !r.invariant_violations.empty()) {
+      ++bad;
+      check += " FAULTS " + std::to_string(r.faults) + (r.invariant_violations.empty() ? "" : " BROKEN: " + r.invariant_violations[0]);
+    } else {
+      check += ", invariants hold";
+    }
+    structures::stadium_detail::bucket_layout layout;
+    layout.key_bytes = row.key_bytes;
+    layout.value_bytes = row.value_bytes;
+    const uint32_t bucket_bytes = layout.bucket_bytes();
+    const std::string bound = row.host ? std::to_string(int(from_device * 1e3 / bucket_bytes)) + ", " +
+                                             std::to_string(int(to_device * 1e3 / bucket_bytes))
+                                       : "-";
+    const std::string half = spec.absent_lookups ? std::to_string(int(mops(pairs, r.find_half_ms))) : "- (probes every bucket)";
+    std::printf("| %s | %.2f | %u | %u | %u | %s | %s | %s | %u | %.0f | %.0f | %s | %.0f | %s | %s |\n", row.host ? "host" : "device",
+                row.load, row.key_bytes, row.value_bytes, row.ticket_bits, kernel_name(row.kernel),
+                row.printed ? "printed + S1 fix" : "fixed", row.record ? "on" : "off", r.buckets, mops(pairs, r.insert_ms),
+                mops(pairs, r.find_ms), half.c_str(), mops(pairs, r.erase_ms), bound.c_str(), check.c_str());
+    std::fflush(stdout);
+  }
+  std::printf("\nrows judged a violation, faulted or with broken invariants: %d\n", bad);
+  return bad ? 1 : 0;
+}

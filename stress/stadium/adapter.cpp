@@ -1,0 +1,180 @@
+#include "stress/stadium/adapter.hpp"
+
+#include "stress/harness/seed_runs.hpp"
+#include "stress/workload_options.hpp"
+#if WARPCHECK_HAVE_CUDA
+#include "stress/stadium/gpu.hpp"
+#endif
+
+namespace warpcheck {
+
+namespace {
+
+using structures::stadium_access;
+using structures::stadium_kernel;
+
+// The printed algorithm with every fix but `fix`.
+std::string without(const std::string& fix) {
+  std::string fixes;
+  for (const std::string& f : stadium_fix_names())
+    if (f != fix) fixes += (fixes.empty() ? "" : ",") + f;
+  return "--variant paper --fixes " + fixes;
+}
+
+}  // namespace
+
+StructureSpec StadiumAdapter::declare() {
+  StructureSpec s;
+  s.name = "stadium";
+  s.description = "Stadium hashing (Khorasani et al., PACT 2015): ticket board, double hashing, Stash, clStash and hybrid";
+  s.model = "multimap: insert (duplicates allowed) -> nothing, erase -> the value of the pair it removed or absent, "
+            "find -> a value of the key or absent";
+  s.options = {
+      choice_option("variant", "paper: the pseudocode and text as printed; fixed: with every fix of its findings", "fixed",
+                    {"paper", "fixed"}),
+      choice_option("kernel", "stash: a thread an operation; clstash: a warp's collaborative lanes; hybrid: Stash, then clStash",
+                    "stash", {"stash", "clstash", "hybrid"}),
+      choice_option("ticket-bits", "bits a ticket: the availability bit and info bits (the access bit comes beside them)", "4",
+                    {"1", "2", "4", "8"}),
+      choice_option("table", "where the buckets are: GPU memory, or pinned mapped host memory (out of core)", "device",
+                    {"device", "host"}),
+      choice_option("access", "at a ticket whose insert is still writing: ignore it, or wait for its access bit", "wait",
+                    {"ignore", "wait"}),
+      choice_option("key-bytes", "bytes a key", "4", {"4", "8"}),
+      choice_option("value-bytes", "bytes a value", "4", {"4", "8", "16", "32"}),
+      real_option("load", "the table's load factor before the run (filler pairs on keys the workload never uses)", "0.8", 0, 0.99),
+      integer_option("buckets", "buckets at least (rounded up to a prime; 0: room for every insert at --load)", "0", 0, 1u << 30),
+      real_option("switch-at", "hybrid: the fraction of each lane's operations Stash runs before the warp turns to clStash",
+                  "0.5", 0, 1),
+  };
+  const OptionTable workload = warp_workload_options("insert=40,erase=30,contains=30", uint64_t(1) << 31);
+  s.options.insert(s.options.end(), workload.begin(), workload.end());
+  const std::vector<Applies> paper{{"variant", {"paper"}}};
+  const std::vector<Applies> queue{{"kernel", {"clstash", "hybrid"}}};
+  // In structures::stadium_mutant order.
+  s.mutants = {
+      {.name = "plain_ticket_stores",
+       .breaks = "the info bits and the access bit are written by a load and a store, putting back a neighbour ticket's bits",
+       .caught_by = kOracleChecker | kOracleInvariants | kOracleDeadlock | kOracleStructureCheck,
+       .runs = {"--variant fixed"}},
+      {.name = "pair_before_reserve",
+       .breaks = "an insert writes its pair into the bucket before reserving the ticket, over the pair that holds it",
+       .caught_by = kOracleChecker | kOracleInvariants,
+       .runs = {"--variant fixed"}},
+      {.name = "missing_fence_device_table",
+       .breaks = "no __threadfence() between the pair's stores and the access bit: readers may see the bit before the pair",
+       .caught_by = kOracleChecker,
+       .applies = {{"table", {"device"}}},
+       .runs = {"--variant fixed --table device"},
+       .awaits = "the simulator's relaxed memory model (issue 18): in sequentially consistent memory every store is visible at once"},
+      {.name = "missing_fence_host_table",
+       .breaks = "no __threadfence_system() between the pair's stores (host memory) and the access bit",
+       .caught_by = kOracleChecker,
+       .applies = {{"table", {"host"}}},
+       .runs = {"--variant fixed --table host"},
+       .awaits = "the simulator's relaxed memory model (issue 18): in sequentially consistent memory every store is visible at once"},
+      {.name = "torn_wide_pair",
+       .breaks = "a 16-byte pair is two 8-byte stores, and retrievals read it without looking at the access bit",
+       .caught_by = kOracleChecker,
+       .applies = {{"key-bytes", {"8"}}, {"value-bytes", {"8"}}},
+       .runs = {"--variant fixed --key-bytes 8 --value-bytes 8"}},
+      {.name = "delete_without_recheck",
+       .breaks = "a delete frees the ticket it claimed without reading the key again: a double delete frees a live bucket",
+       .caught_by = kOracleChecker | kOracleInvariants,
+       // 1-bit tickets: the bucket's next pair has the same (no) info bits.
+       .runs = {"--variant fixed --ticket-bits 1 --keys 4 --churn 0.5"}},
+      {.name = "queue_wrap_loses_job",
+       .breaks = "clStash's full-queue test lets a 33rd job in: its index wraps onto the oldest queued job, which is lost",
+       .caught_by = kOracleInvariants | kOracleChecker | kOracleStructureCheck,
+       .applies = queue,
+       .runs = {"--variant fixed --kernel clstash"}},
+  };
+  s.fixes = {
+      {"reserve_by_cas", "S1: reserving by an atomic AND of the availability and access bits clears the access bit of a "
+                         "ticket that is taken (a live pair then looks half-written for good); reserve by a CAS of the slot", paper},
+      {"tombstones", "S2: Figure 10 stops at the first available ticket, which a delete may have freed in the middle of a chain; "
+                     "deletes leave tombstones and lookups stop only at never-used tickets", paper},
+      {"claim_before_free", "S3: a delete frees the ticket it found, not one it holds: two deletes of one pair both succeed, "
+                            "a late one frees a bucket taken since; claim the ticket, read the key again, then free", paper},
+      {"claim_to_read", "S4: a retrieval reads the pair while its bucket is freed and taken by another: a value never paired "
+                        "with the key, or a torn one; claim the ticket while reading", paper},
+      {"push_above_queue", "S5: clStash pushes unfinished jobs at accumulated - scan - 1 (Figure 12, line 25), over queued "
+                           "jobs; push at accumulated + scan - 1", paper},
+  };
+  // Each found again by the printed algorithm with every other fix.
+  s.findings = {
+      // No deletes: nothing but the reservation can go wrong.
+      {"S1_failed_reservation_clears_access_bit", "--variant paper --mix insert=50,erase=0,contains=50",
+       kOracleDeadlock | kOracleInvariants | kOracleChecker, 50},
+      {"S2_retrieval_stops_at_freed_ticket", without("tombstones"), kOracleInvariants | kOracleChecker, 50},
+      // No retrievals: their claims would meet the unclaimed free first.
+      {"S3_delete_frees_a_ticket_it_does_not_hold", without("claim_before_free") + " --mix insert=50,erase=50,contains=0",
+       kOracleChecker | kOracleInvariants, 50},
+      {"S4_retrieval_reads_a_reused_bucket", without("claim_to_read") + " --churn 0.5 --value-bytes 32", kOracleChecker, 200},
+      {"S5_clstash_push_overwrites_queued_jobs", without("push_above_queue") + " --kernel clstash",
+       kOracleInvariants | kOracleStructureCheck | kOracleChecker, 50},
+  };
+  s.suite = {
+      {"fixed, Stash, 300 seeds", "--variant fixed --seeds 300"},
+      {"fixed, clStash at load 0.9, 2-bit tickets, ignore, 100 seeds",
+       "--variant fixed --kernel clstash --load 0.9 --ticket-bits 2 --access ignore --seeds 100"},
+      {"fixed, hybrid, host table, 8-byte keys, 16-byte values, churn, 100 seeds",
+       "--variant fixed --kernel hybrid --table host --key-bytes 8 --value-bytes 16 --churn 0.5 --seeds 100"},
+      {"fixed, Stash under PCT, 1-bit tickets, load 0.95, prefilled, 200 seeds",
+       "--variant fixed --scheduler pct --ticket-bits 1 --load 0.95 --prefill 4 --seeds 200"},
+      {"the printed algorithm (its reservation S1 expected to be caught)", "--variant paper --backend sim --seeds 20", 1},
+      {"fixed, Stash, 256 warps", "--variant fixed --teams 256 --keys 1000 --ops-per-lane 4 --seeds 50", 0, "gpu"},
+      {"fixed, clStash, host table, 256 warps", "--variant fixed --kernel clstash --table host --teams 256 --keys 1000 --ops-per-lane 4 --seeds 50",
+       0, "gpu"},
+      {"fixed, hybrid, hot keys and churn, 64 warps",
+       "--variant fixed --kernel hybrid --teams 64 --keys 256 --hot-keys 4 --churn 0.5 --ops-per-lane 4 --seeds 50 --timeout 20", 0, "gpu"},
+      {"the printed algorithm on the GPU (expected to fail)", "--variant paper --teams 64 --keys 256 --seeds 10 --keep-going", 1, "gpu"},
+      {"fixed, clStash's shared-memory queue", "--variant fixed --kernel clstash --teams 16 --keys 256 --seeds 2", 0, "sanitize"},
+  };
+  s.invariants = {"no ticket left held (inserting or claimed)", "every live ticket's info bits those of its bucket's key",
+                  "every live value whole", "live pairs = fillers + inserts - successful deletes, pair for pair",
+                  "every live pair reachable along its key's chain", "every operation completed"};
+  return s;
+}
+
+StadiumConfig StadiumAdapter::configure(const Options& o) {
+  StadiumConfig c;
+  static_cast<WarpWorkload&>(c) = warp_workload(o);
+  c.fixes = o.text("variant") == "fixed" ? structures::stadium_fix::kAll : 0;
+  for (const std::string& name : chosen_fixes(o))
+    for (size_t i = 0; i < stadium_fix_names().size(); ++i)
+      if (stadium_fix_names()[i] == name) c.fixes |= 1u << i;
+  const std::string& kernel = o.text("kernel");
+  c.kernel = kernel == "stash" ? stadium_kernel::stash : kernel == "clstash" ? stadium_kernel::clstash : stadium_kernel::hybrid;
+  if (o.given("switch-at") && c.kernel != stadium_kernel::hybrid)
+    throw std::invalid_argument("stadium: --switch-at is the hybrid kernel's (--kernel hybrid)");
+  c.ticket_bits = uint32_t(std::stoul(o.text("ticket-bits")));
+  c.host_table = o.text("table") == "host";
+  c.access = o.text("access") == "wait" ? stadium_access::wait : stadium_access::ignore;
+  c.key_bytes = uint32_t(std::stoul(o.text("key-bytes")));
+  c.value_bytes = uint32_t(std::stoul(o.text("value-bytes")));
+  c.load = o.real("load");
+  c.buckets = uint32_t(o.integer("buckets"));
+  c.switch_at = o.real("switch-at");
+  c.mutant = static_cast<structures::stadium_mutant>(mutant_index(declare(), o));
+  validate(c);
+  return c;
+}
+
+SeedRun StadiumAdapter::run_sim(const Config& c, const sim::SimConfig& s, const Ops& ops) {
+  return seed_run_from_sim(run_stadium_sim(c, s, ops));
+}
+
+SeedRun StadiumAdapter::run_gpu(const Config& c, const GpuRunSettings& g, const Ops& ops) {
+#if WARPCHECK_HAVE_CUDA
+  const gpu::GpuRun run = gpu::run_stadium(c, ops, g.spin_bound);
+  SeedRun r = seed_run_from_gpu(run, ModelId::Multimap, g.seed);
+  if (!r.fault) r.invariant_violations = check_stadium_invariants(c, stadium_view(c, run.memory->pointers()), r.history);
+  return r;
+#else
+  (void)c, (void)g, (void)ops;
+  no_cuda_back_end();
+#endif
+}
+
+}  // namespace warpcheck

@@ -1,0 +1,19 @@
+// Stadium hashing as a stress plug-in (see stress/structure.hpp).
+#pragma once
+#include "stress/stadium/config.hpp"
+#include "stress/structure.hpp"
+
+namespace warpcheck {
+
+struct StadiumAdapter {
+  using Config = StadiumConfig;
+  static StructureSpec declare();
+  static Config configure(const Options& o);
+  static WorkloadShape workload(const Config& c) { return stadium_shape(c); }
+  static ModelId model(const Config&) { return ModelId::Multimap; }
+  static uint32_t sim_lanes(const Config& c) { return stadium_sim_lanes(c); }
+  static SeedRun run_sim(const Config& c, const sim::SimConfig& s, const Ops& ops);
+  static SeedRun run_gpu(const Config& c, const GpuRunSettings& g, const Ops& ops);
+};
+
+}  // namespace warpcheck

@@ -1,0 +1,350 @@
+#include "stress/stadium/config.hpp"
+
+#include <cmath>
+#include <cstring>
+#include <map>
+#include <stdexcept>
+
+#include "structures/core/sim/sim_team.hpp"
+
+namespace warpcheck {
+
+namespace fix = structures::stadium_fix;
+using structures::stadium_hash;
+using structures::stadium_kernel;
+using structures::stadium_mutant;
+using structures::stadium_detail::ticket_state;
+
+const std::vector<std::string>& stadium_fix_names() {
+  static const std::vector<std::string> names = {"reserve_by_cas", "tombstones", "claim_before_free", "claim_to_read",
+                                                 "push_above_queue"};
+  return names;
+}
+
+namespace {
+
+constexpr uint32_t kMaxBuckets = 1u << 30;  // rehash adds two bucket numbers in 32 bits
+
+bool is_prime(uint32_t n) {
+  if (n < 2) return false;
+  for (uint32_t d = 2; uint64_t(d) * d <= n; ++d)
+    if (n % d == 0) return false;
+  return true;
+}
+
+uint32_t next_prime(uint64_t n) {
+  if (n > kMaxBuckets) throw std::invalid_argument("stadium: a table of more than 2^30 buckets");
+  uint32_t p = static_cast<uint32_t>(n < 2 ? 2 : n);
+  while (!is_prime(p)) ++p;
+  return p;
+}
+
+// The most pairs the workload can insert: the prefill, and every slot when
+// the mix inserts at all.
+uint64_t max_inserts(const StadiumConfig& c) {
+  const bool inserts = c.mix.insert > 0 || c.knobs.churn > 0;
+  return (inserts ? uint64_t(c.teams) * 32 * c.ops_per_lane : 0) + c.prefill;
+}
+
+void fail(const std::string& m) { throw std::invalid_argument("stadium: " + m); }
+
+}  // namespace
+
+uint32_t stadium_buckets(const StadiumConfig& c) {
+  const uint64_t inserts = max_inserts(c);
+  if (c.buckets) return next_prime(c.buckets);
+  // Room for every insert on top of the fillers: N (1 - load) >= inserts.
+  return next_prime(std::max<uint64_t>(2, uint64_t(std::ceil(double(inserts) / (1.0 - c.load)))));
+}
+
+uint32_t stadium_fillers(const StadiumConfig& c) {
+  return static_cast<uint32_t>(std::floor(c.load * stadium_buckets(c)));
+}
+
+void validate(const StadiumConfig& c) {
+  if (c.teams == 0 || c.ops_per_lane == 0) fail("teams and ops per lane must be at least 1");
+  if (c.ticket_bits != 1 && c.ticket_bits != 2 && c.ticket_bits != 4 && c.ticket_bits != 8)
+    fail("a ticket has 1, 2, 4 or 8 bits, got " + std::to_string(c.ticket_bits));
+  if (c.key_bytes != 4 && c.key_bytes != 8) fail("keys have 4 or 8 bytes, got " + std::to_string(c.key_bytes));
+  if (c.value_bytes != 4 && c.value_bytes != 8 && c.value_bytes != 16 && c.value_bytes != 32)
+    fail("values have 4, 8, 16 or 32 bytes, got " + std::to_string(c.value_bytes));
+  if (!(c.load >= 0 && c.load <= 0.99)) fail("the load factor must be in [0, 0.99]");
+  if (!(c.switch_at >= 0 && c.switch_at <= 1)) fail("switch-at must be in [0, 1]");
+  if (c.keys <= 0) fail("keys must be at least 1");
+  if (c.fixes & ~fix::kAll) fail("unknown fix bits");
+  const uint32_t n = stadium_buckets(c);
+  const uint64_t fillers = stadium_fillers(c), inserts = max_inserts(c);
+  if (fillers + inserts > n)
+    fail(std::to_string(n) + " buckets at load " + std::to_string(c.load) + " hold " + std::to_string(fillers) +
+         " filler pairs and leave " + std::to_string(n - fillers) + " buckets for up to " + std::to_string(inserts) +
+         " inserts: the table could fill (give more --buckets, a lower --load, or --buckets 0)");
+  if (c.key_bytes == 4 && uint64_t(c.keys) + fillers > 0xFFFFFFFFull)
+    fail("4-byte keys: keys and filler keys (" + std::to_string(fillers) + ") must stay below 2^32 - 1");
+  if (c.largest_value() + fillers + 1 >= 0xFFFFFFFFull) fail("too many operations and fillers for unique 32-bit values");
+  if (c.prefill > uint64_t(c.keys)) fail("a prefill of " + std::to_string(c.prefill) + " distinct keys needs as many keys");
+  const bool device = !c.host_table;
+  if (c.mutant == stadium_mutant::missing_fence_device_table && !device) fail("missing_fence_device_table needs --table device");
+  if (c.mutant == stadium_mutant::missing_fence_host_table && device) fail("missing_fence_host_table needs --table host");
+  if (c.mutant == stadium_mutant::queue_wrap_loses_job && c.kernel == stadium_kernel::stash)
+    fail("queue_wrap_loses_job needs a clStash queue: --kernel clstash or hybrid");
+}
+
+WorkloadShape stadium_shape(const StadiumConfig& c) { return c.shape(OpKinds{OpKind::Insert, OpKind::Erase, OpKind::Find}); }
+
+uint32_t stadium_switch_round(const StadiumConfig& c, uint32_t per_lane) {
+  return static_cast<uint32_t>(std::lround(c.switch_at * per_lane));
+}
+
+uint32_t stadium_sim_lanes(const StadiumConfig& c) { return c.kernel == stadium_kernel::stash ? 1 : 32; }
+
+uint32_t stadium_streams(const StadiumConfig& c) {
+  switch (c.kernel) {
+    case stadium_kernel::stash: return c.teams * 32;
+    case stadium_kernel::clstash: return c.teams;
+    case stadium_kernel::hybrid: return c.teams * 33;
+  }
+  return 0;
+}
+
+uint32_t stadium_stream_capacity(const StadiumConfig& c) {
+  const uint32_t prefill_per_lane = prefill_ops(c, OpKind::Insert).per_lane;
+  const uint32_t per_lane = (c.log_capacity ? c.log_capacity : c.ops_per_lane) + prefill_per_lane;
+  return c.kernel == stadium_kernel::stash ? per_lane : 32 * per_lane;
+}
+
+uint32_t stadium_warp_stream(const StadiumConfig& c, uint32_t warp) {
+  return c.kernel == stadium_kernel::hybrid ? c.teams * 32 + warp : warp;
+}
+
+MemoryLayout stadium_layout(const StadiumConfig& c) {
+  const uint32_t n = stadium_buckets(c);
+  structures::stadium_detail::bucket_layout b;
+  b.key_bytes = c.key_bytes;
+  b.value_bytes = c.value_bytes;
+  return {{"tickets", sizeof(uint32_t), structures::stadium_detail::ticket_board::words_for(n, c.ticket_bits), 0xFF,
+           core::unit_state::allocated},
+          {"buckets", b.bucket_bytes(), n, 0xFF, core::unit_state::allocated}};
+}
+
+stadium_hash stadium_view(const StadiumConfig& c, ArrayPointers a) {
+  stadium_hash s;
+  s.board.words = static_cast<uint32_t*>(a[0]);
+  s.board.bits = c.ticket_bits;
+  s.table.table = a[1];
+  s.table.key_bytes = c.key_bytes;
+  s.table.value_bytes = c.value_bytes;
+  s.buckets = stadium_buckets(c);
+  s.host_table = c.host_table;
+  s.access = c.access;
+  s.fixes = c.fixes;
+  s.mutant = c.mutant;
+  return s;
+}
+
+namespace {
+
+// A bucket as it is in host memory: its key, and its value (the id, or
+// kTornValue | id when its words disagree).
+struct HostPair {
+  uint64_t key;
+  int64_t value;
+};
+
+template <class W>
+HostPair read_pair(const stadium_hash& s, uint32_t b) {
+  const W* w = s.table.bucket<W>(b);
+  const W id = w[1];
+  bool whole = true;
+  for (uint32_t j = 1; j < s.table.value_words(); ++j) whole = whole && w[1 + j] == W(structures::stadium_detail::value_word(id, j));
+  return {uint64_t(w[0]), whole ? int64_t(uint64_t(id)) : (structures::stadium_detail::kTornValue | int64_t(uint32_t(id)))};
+}
+HostPair read_pair(const stadium_hash& s, uint32_t b) {
+  return s.table.word_bytes() == 4 ? read_pair<uint32_t>(s, b) : read_pair<uint64_t>(s, b);
+}
+
+template <class W>
+void write_pair(const stadium_hash& s, uint32_t b, uint64_t key, uint64_t id) {
+  W* w = s.table.bucket<W>(b);
+  w[0] = W(key);
+  for (uint32_t j = 0; j < s.table.value_words(); ++j) w[1 + j] = W(structures::stadium_detail::value_word(id, j));
+}
+
+uint32_t slot_at(const stadium_hash& s, uint32_t b) {
+  const auto r = s.board.at(b);
+  return s.board.slot_of(*r.word, r);
+}
+
+// The filler pairs: key keys + i, value ids after the workload's and the prefill's.
+std::vector<std::pair<int64_t, int64_t>> fillers_of(const StadiumConfig& c) {
+  std::vector<std::pair<int64_t, int64_t>> f;
+  for (uint32_t i = 0, n = stadium_fillers(c); i < n; ++i) f.push_back({c.keys + i, int64_t(c.largest_value() + 1 + i)});
+  return f;
+}
+
+}  // namespace
+
+void stadium_fill(const StadiumConfig& c, HostMemory& memory) {
+  const stadium_hash s = stadium_view(c, memory.pointers());
+  for (const auto& [key, id] : fillers_of(c)) {
+    const uint64_t k = s.table.stored_key(key);
+    uint32_t b = s.table.first_bucket(k, s.buckets);
+    while (s.board.state(slot_at(s, b)) != ticket_state::never_used) b = s.table.next_bucket(b, k, s.buckets);
+    const auto r = s.board.at(b);
+    *r.word = s.board.with_slot(*r.word, r, s.board.live(s.table.info(k, s.board.info_bits())));
+    if (s.table.word_bytes() == 4) write_pair<uint32_t>(s, b, k, uint64_t(id));
+    else write_pair<uint64_t>(s, b, k, uint64_t(id));
+  }
+}
+
+std::vector<std::string> check_stadium_invariants(const StadiumConfig& c, const stadium_hash& s, const History& h) {
+  std::vector<std::string> bad;
+  auto note = [&](std::string m) {
+    if (bad.size() < 20) bad.push_back(std::move(m));
+  };
+  const auto& board = s.board;
+  // The pairs that must be live: fillers, plus inserts minus erases.
+  std::map<std::pair<uint64_t, int64_t>, int64_t> expected;  // (stored key, value) -> copies
+  std::map<uint64_t, int64_t> workload_key;                  // stored key -> the workload's key, for messages
+  for (const auto& [key, id] : fillers_of(c)) ++expected[{s.table.stored_key(key), id}];
+  uint64_t inserts = 0, deletes = 0, pending = 0;
+  for (const Operation& op : h.ops) {
+    workload_key[s.table.stored_key(op.data.key)] = op.data.key;
+    if (op.pending() && ++pending <= 3) note("operation " + describe_operation(h, op) + " never completed (a lost job)");
+    if (!op.pending() && op.data.kind == OpKind::Insert) {
+      ++inserts;
+      ++expected[{s.table.stored_key(op.data.key), op.data.value}];
+    }
+  }
+  if (pending) return bad;  // what a pending operation did is unknown: no count to compare
+  for (const Operation& op : h.ops)
+    if (op.data.kind == OpKind::Erase && op.data.result_kind == ResultKind::Value) {
+      ++deletes;
+      if (--expected[{s.table.stored_key(op.data.key), op.data.result}] < 0)
+        note("erase(" + std::to_string(op.data.key) + ") returned " + std::to_string(op.data.result) +
+             ", a pair erased more often than inserted (a double delete, or a value never inserted)");
+    }
+  auto name = [&](uint64_t k) {
+    auto it = workload_key.find(k);
+    return it != workload_key.end() ? "key " + std::to_string(it->second) : "filler key " + std::to_string(k);
+  };
+  // The live pairs, and the tickets' states.
+  std::map<std::pair<uint64_t, int64_t>, int64_t> live;
+  std::map<std::pair<uint64_t, int64_t>, uint32_t> available_over;  // a bucket holding a pair, under an available ticket
+  uint64_t live_count = 0;
+  for (uint32_t b = 0; b < s.buckets; ++b) {
+    const uint32_t slot = slot_at(s, b);
+    const ticket_state st = board.state(slot);
+    if (st == ticket_state::inserting || st == ticket_state::claimed) {
+      note("bucket " + std::to_string(b) + "'s ticket is left " + (st == ticket_state::inserting ? "inserting" : "claimed"));
+      continue;
+    }
+    const HostPair p = read_pair(s, b);
+    if (st != ticket_state::live) {
+      available_over[{p.key, p.value}] = b;
+      continue;
+    }
+    ++live_count;
+    ++live[{p.key, p.value}];
+    if (board.info_field(slot) != s.table.info(p.key, board.info_bits()))
+      note("bucket " + std::to_string(b) + ": the ticket's info bits do not match its " + name(p.key));
+    if (p.value & structures::stadium_detail::kTornValue)
+      note("bucket " + std::to_string(b) + " (" + name(p.key) + ") holds a torn value");
+    // Reachable: no lookup stops before this bucket on its key's chain.
+    const bool tombstones = s.fixed(structures::stadium_fix::tombstones);
+    uint32_t at = s.table.first_bucket(p.key, s.buckets);
+    for (uint32_t i = 0; i < s.buckets && at != b; ++i, at = s.table.next_bucket(at, p.key, s.buckets)) {
+      const ticket_state there = board.state(slot_at(s, at));
+      const bool stops = tombstones ? board.info_bits() > 0 && there == ticket_state::never_used
+                                    : there == ticket_state::never_used || there == ticket_state::tombstone;
+      if (stops) {
+        note("bucket " + std::to_string(b) + " (" + name(p.key) + ") is past an available ticket at bucket " + std::to_string(at) +
+             " on its chain: a retrieval stops there");
+        break;
+      }
+    }
+  }
+  uint64_t expected_count = 0;
+  for (const auto& [pair, n] : expected) expected_count += uint64_t(std::max<int64_t>(n, 0));
+  if (live_count != expected_count)
+    note("live pairs " + std::to_string(live_count) + ", but fillers " + std::to_string(stadium_fillers(c)) + " + inserts " +
+         std::to_string(inserts) + " - successful deletes " + std::to_string(deletes) + " = " + std::to_string(expected_count));
+  for (const auto& [pair, n] : expected) {
+    const int64_t have = live.count(pair) ? live[pair] : 0;
+    if (n < 0) continue;  // named above
+    if (have >= n) continue;
+    const auto under = available_over.find(pair);
+    note("pair (" + name(pair.first) + ", " + std::to_string(pair.second) + ") is not live" +
+         (under != available_over.end() ? ": its bucket " + std::to_string(under->second) + " holds it under an available ticket"
+                                        : ""));
+  }
+  for (const auto& [pair, n] : live)
+    if (n > (expected.count(pair) ? expected[pair] : 0))
+      note("pair (" + name(pair.first) + ", " + std::to_string(pair.second) + ") is live " + std::to_string(n) +
+           " times, more than inserts minus deletes leave");
+  return bad;
+}
+
+CheckedRun run_stadium_sim(const StadiumConfig& c, const sim::SimConfig& sim, const std::vector<core::workload_op>& ops) {
+  validate(c);
+  if (sim.teams != c.teams || sim.lanes != stadium_sim_lanes(c))
+    throw std::invalid_argument("stadium: simulator shape must be teams x " + std::to_string(stadium_sim_lanes(c)));
+  if (ops.size() != size_t(c.teams) * 32 * c.ops_per_lane) throw std::invalid_argument("stadium: workload size does not fit the shape");
+  for (const auto& op : ops)
+    if (op.active && (op.key < 0 || op.key >= c.keys))
+      throw std::invalid_argument("stadium: key " + std::to_string(op.key) + " outside [0, keys): filler keys start at keys");
+  HostMemory memory(stadium_layout(c));
+  stadium_fill(c, memory);
+  return run_stadium_sim(c, sim, ops, memory);
+}
+
+CheckedRun run_stadium_sim(const StadiumConfig& c, const sim::SimConfig& sim, const std::vector<core::workload_op>& ops,
+                           HostMemory& memory) {
+  const stadium_hash s = stadium_view(c, memory.pointers());
+  const bool stash = c.kernel == stadium_kernel::stash;
+  const size_t queue_words = size_t(32) * structures::stadium_job::kWords;
+  std::vector<uint32_t> queues(stash ? 0 : c.teams * queue_words);
+  HostLog log(stadium_streams(c), stadium_stream_capacity(c));
+  HistoryMeta meta;
+  meta.model = ModelId::Multimap;
+  meta.seed = sim.seed;
+  // `warps` warps run `work` (32 x per_lane a warp); for Stash every lane
+  // is a team of the simulator.
+  auto run = [&](sim::SimConfig config, const core::workload_op* work, uint32_t warps, uint32_t per_lane) {
+    config.teams = stash ? warps * 32 : warps;
+    sim::Simulator simulator(config);
+    memory.add_shadow_pools(simulator.shadow());
+    if (!stash)
+      simulator.shadow().add_pool(queues.data(), queue_words * sizeof(uint32_t), c.teams, "clStash queue", core::unit_state::allocated);
+    const uint32_t per_team = (stash ? 1 : 32) * per_lane;
+    const uint32_t switch_round = stadium_switch_round(c, per_lane);
+    return simulator.run([&](sim::sim_team& t) {
+      const uint32_t team = t.team_id();
+      const structures::stadium_team_work w{work + size_t(team) * per_team, per_lane, switch_round,
+                                            stash ? nullptr : queues.data() + team * queue_words, stadium_warp_stream(c, team)};
+      structures::run_stadium_team(t, s, c.kernel, w, &log.view());
+    });
+  };
+  CheckedRun out;
+  sim::SimConfig concurrent = sim;
+  const Prefill prefill = prefill_ops(c, OpKind::Insert);
+  if (prefill.per_lane) {
+    // Warp 0 alone first, under the seed's random schedule (a replayed
+    // schedule is the concurrent run's); the run's clock goes on from it.
+    sim::SimConfig alone = sim;
+    alone.replay.clear();
+    alone.scheduler = sim::SchedulerKind::Random;
+    out.run.report = run(alone, prefill.ops.data(), 1, prefill.per_lane);
+    if (!out.run.report.ok()) {
+      out.run.report.message = "prefill: " + out.run.report.message;
+      out.run.history = history_from_log(log, meta);
+      return out;
+    }
+    concurrent.clock_offset = out.run.report.steps + 1;
+  }
+  out.run.report = run(concurrent, ops.data(), c.teams, c.ops_per_lane);
+  out.run.history = history_from_log(log, meta);
+  if (out.run.report.ok()) out.invariant_violations = check_stadium_invariants(c, s, out.run.history);
+  return out;
+}
+
+}  // namespace warpcheck

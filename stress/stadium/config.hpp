@@ -1,0 +1,74 @@
+// Stadium hashing's run configuration, memory (the ticket board and the
+// table, with filler pairs at the load factor asked for), quiescent
+// invariants, and its runs on the simulator (the GPU's in gpu.hpp).
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "stress/harness/sim_harness.hpp"
+#include "stress/harness/structure_memory.hpp"
+#include "stress/workload.hpp"
+#include "structures/stadium/stadium_driver.hpp"
+
+namespace warpcheck {
+
+struct StadiumConfig : WarpWorkload {  // teams are warps
+  uint32_t fixes = 0;  // structures::stadium_fix bits (0: as printed)
+  structures::stadium_mutant mutant = structures::stadium_mutant::none;
+  structures::stadium_kernel kernel = structures::stadium_kernel::stash;
+  structures::stadium_access access = structures::stadium_access::wait;
+  uint32_t ticket_bits = 4;
+  bool host_table = false;
+  uint32_t key_bytes = 4, value_bytes = 4;
+  double load = 0.8;       // the table's load factor before the run (filler pairs)
+  uint32_t buckets = 0;    // at least this many (rounded up to a prime); 0: room for every insert at `load`
+  double switch_at = 0.5;  // hybrid: the fraction of each lane's operations Stash runs
+  uint32_t log_capacity = 0;  // records a stream; 0: exactly enough
+};
+
+// The fixes' names, in structures::stadium_fix bit order.
+const std::vector<std::string>& stadium_fix_names();
+
+// Throws std::invalid_argument for an impossible configuration.
+void validate(const StadiumConfig& c);
+WorkloadShape stadium_shape(const StadiumConfig& c);
+uint32_t stadium_buckets(const StadiumConfig& c);  // N: a prime
+uint32_t stadium_fillers(const StadiumConfig& c);  // pairs in the table before the run
+// Hybrid: the rounds (operations a lane) Stash runs, of per_lane.
+uint32_t stadium_switch_round(const StadiumConfig& c, uint32_t per_lane);
+// Lanes a simulator team: 1 for Stash (a lane is a team), 32 otherwise.
+uint32_t stadium_sim_lanes(const StadiumConfig& c);
+// The history log: streams (lanes' for Stash, warps' for clStash, both for
+// the hybrid), records a stream (the prefill's included: warp 0 runs it
+// first), and a warp's stream.
+uint32_t stadium_streams(const StadiumConfig& c);
+uint32_t stadium_stream_capacity(const StadiumConfig& c);
+uint32_t stadium_warp_stream(const StadiumConfig& c, uint32_t warp);
+
+// The ticket board (all ones: every ticket never used) and the buckets.
+MemoryLayout stadium_layout(const StadiumConfig& c);
+structures::stadium_hash stadium_view(const StadiumConfig& c, ArrayPointers arrays);
+// The filler pairs (keys from `keys` up, never in a workload), placed as
+// sequential inserts would place them.
+void stadium_fill(const StadiumConfig& c, HostMemory& memory);
+
+// Invariants of a quiescent table (over host memory), given the run's
+// history: no ticket left held (inserting or claimed); every live ticket's
+// info bits those of its bucket's key, and its value whole; the live pairs
+// exactly the fillers plus the pairs inserted minus those erased (their
+// count is inserts minus successful deletes: an available ticket over a
+// pair still live is named); each live pair reachable by a retrieval along
+// its key's chain; every operation of the history completed. Empty when
+// they hold.
+std::vector<std::string> check_stadium_invariants(const StadiumConfig& c, const structures::stadium_hash& s, const History& h);
+
+// One run of `ops` (teams x 32 x ops_per_lane) under sim's schedule
+// (sim.teams = c.teams, sim.lanes = stadium_sim_lanes(c)), after the
+// prefill (c.prefill: warp 0 alone, its own simulator run).
+CheckedRun run_stadium_sim(const StadiumConfig& c, const sim::SimConfig& sim, const std::vector<core::workload_op>& ops);
+// The same on a table the caller keeps (stadium_layout, filled), to look at afterwards.
+CheckedRun run_stadium_sim(const StadiumConfig& c, const sim::SimConfig& sim, const std::vector<core::workload_op>& ops,
+                           HostMemory& memory);
+
+}  // namespace warpcheck
