@@ -29,7 +29,7 @@ void BM_SharedAccesses(benchmark::State& state) {
     Simulator sim(config(teams, 32, kind, ++seed));
     const RunReport r = sim.run([&](sim_team& t) {
       uint64_t* w = &words[t.global_lane() % words.size()];
-      for (int i = 0; i < 200; ++i) t.fetch_add(w, t.load(w) & 1);
+      for (int i = 0; i < 200; ++i) t.fetch_add(w, t.load(w, core::order::relaxed, core::scope::gpu) & 1, core::order::relaxed, core::scope::gpu);
     });
     if (!r.ok()) state.SkipWithError(r.message.c_str());
     steps += r.steps;

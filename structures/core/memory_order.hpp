@@ -1,7 +1,9 @@
 // Orders and scopes of accesses to shared words, with CUDA's (PTX) meaning.
-// The structures name them; each back-end maps them: PTX ld/st/atom
-// qualifiers on the GPU, std::atomic_ref orders in the real-threads mode,
-// nothing in the simulator (its interleavings are sequentially consistent).
+// The structures name them, every access both; each back-end maps them: PTX
+// ld/st/atom qualifiers on the GPU, std::atomic_ref orders in the
+// real-threads mode, and in the simulator nothing in its sequentially
+// consistent mode, what a load may see in its relaxed mode
+// (sim/relaxed_memory.hpp).
 #pragma once
 #include <cstdint>
 
@@ -16,7 +18,8 @@ enum class order : uint8_t {
   seq_cst,
 };
 
-enum class scope : uint8_t { gpu, system };
+// cta: the teams of one thread block; gpu: the device; system: the host too.
+enum class scope : uint8_t { cta, gpu, system };
 
 // What a team is doing at a scheduling point (simulator reports, shadow checks).
 enum class access : uint8_t { load, store, rmw, fence, collective, spin, exit };

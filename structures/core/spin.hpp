@@ -30,7 +30,7 @@ WC_HD WC_FORCE_INLINE bool lock_owned(Team& t, uint32_t* word) {
   const uint32_t me = t.team_id() + 1;
   for (;;) {
     // Test before test-and-set: spin on loads, not on read-modify-writes.
-    if (t.load(word, order::relaxed) == 0 && t.cas(word, 0u, me, order::acquire) == 0) break;
+    if (t.load(word, order::relaxed, scope::gpu) == 0 && t.cas(word, 0u, me, order::acquire, scope::gpu) == 0) break;
     if (!spin.again()) return false;
   }
   t.lock_acquired(word);
@@ -40,7 +40,7 @@ WC_HD WC_FORCE_INLINE bool lock_owned(Team& t, uint32_t* word) {
 template <class Team>
 WC_HD WC_FORCE_INLINE void unlock_owned(Team& t, uint32_t* word) {
   t.lock_released(word);
-  t.store(word, 0u, order::release);
+  t.store(word, 0u, order::release, scope::gpu);
 }
 
 }  // namespace warpcheck::core

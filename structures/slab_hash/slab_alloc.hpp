@@ -70,7 +70,7 @@ struct slab_alloc {
       if (t.lane() == src) {
         const uint32_t bit = static_cast<uint32_t>(core::lowest_lane(~s.word));
         uint32_t* word = &bitmaps[size_t(s.resident) * 32 + src];
-        const uint32_t seen = t.cas(word, s.word, s.word | (1u << bit), core::order::relaxed);
+        const uint32_t seen = t.cas(word, s.word, s.word | (1u << bit), core::order::relaxed, core::scope::gpu);
         if (seen == s.word) {
           s.word |= 1u << bit;
           got = handle(s.resident, src * 32 + bit, blocks_per_super);
@@ -90,7 +90,7 @@ struct slab_alloc {
   WC_HD void deallocate(Team& t, uint32_t h) const {
     t.shadow_mark(slab(h), core::unit_state::freed);
     const uint32_t unit = unit_of(h);
-    t.fetch_and(&bitmaps[size_t(block_of(h)) * 32 + unit / 32], ~(1u << (unit % 32)), core::order::release);
+    t.fetch_and(&bitmaps[size_t(block_of(h)) * 32 + unit / 32], ~(1u << (unit % 32)), core::order::release, core::scope::gpu);
   }
 
  private:
@@ -105,7 +105,7 @@ struct slab_alloc {
   template <class Team>
   WC_HD void load_resident(Team& t, warp_state& s, uint32_t block) const {
     s.resident = block;
-    s.word = t.load(&bitmaps[size_t(block) * 32 + t.lane()], core::order::relaxed);  // one coalesced read
+    s.word = t.load(&bitmaps[size_t(block) * 32 + t.lane()], core::order::relaxed, core::scope::gpu);  // one coalesced read
     s.loaded = true;
   }
 };

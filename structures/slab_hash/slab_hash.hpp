@@ -120,7 +120,7 @@ struct slab_hash {
 
   template <class Team>
   WC_HD static uint32_t read_slab(Team& t, const uint32_t* words) {
-    return t.load(&words[t.lane()], core::order::relaxed);  // one coalesced 128-byte read
+    return t.load(&words[t.lane()], core::order::relaxed, core::scope::gpu);  // one coalesced 128-byte read
   }
   WC_HD static uint64_t* pair_at(uint32_t* words, uint32_t lane) { return reinterpret_cast<uint64_t*>(words + lane); }
 
@@ -133,25 +133,25 @@ struct slab_hash {
   WC_HD static bool guard_quiet(uint32_t word) { return ((~word) & 0xFFFFu) == 0; }
   template <class Team>
   WC_HD static void guard_enter(Team& t, uint32_t* words) {
-    t.fetch_add(&words[kGuardLane], 0xFFFFFFFFu, core::order::relaxed);  // c += 1: one more in flight
-    t.fence(core::order::acq_rel);                                        // ... before the removal CAS
+    t.fetch_add(&words[kGuardLane], 0xFFFFFFFFu, core::order::relaxed, core::scope::gpu);  // c += 1: one more in flight
+    t.fence(core::order::acq_rel, core::scope::gpu);                                        // ... before the removal CAS
   }
   template <class Team>
   WC_HD static void guard_leave(Team& t, uint32_t* words) {
-    t.fetch_add(&words[kGuardLane], 0xFFFF0001u, core::order::release);  // c += 0xFFFF: one fewer, version + 1
+    t.fetch_add(&words[kGuardLane], 0xFFFF0001u, core::order::release, core::scope::gpu);  // c += 0xFFFF: one fewer, version + 1
   }
   // The guard as seen before a slab read (every lane loads it), or 0 in map mode.
   template <class Team>
   WC_HD uint32_t guard_before(Team& t, const uint32_t* words) const {
-    return mode == slab_hash_mode::multimap ? t.load(&words[kGuardLane], core::order::acquire) : 0u;
+    return mode == slab_hash_mode::multimap ? t.load(&words[kGuardLane], core::order::acquire, core::scope::gpu) : 0u;
   }
   // True when the slab read between guard_before and now was a snapshot:
   // every lane saw one quiet guard word before its load and the same after
   // (a seqlock read: any delete overlapping a lane's load changed it).
   template <class Team>
   WC_HD static bool read_was_snapshot(Team& t, const uint32_t* words, uint32_t before) {
-    t.fence(core::order::acq_rel);
-    const uint32_t after = t.load(&words[kGuardLane], core::order::relaxed);
+    t.fence(core::order::acq_rel, core::scope::gpu);
+    const uint32_t after = t.load(&words[kGuardLane], core::order::relaxed, core::scope::gpu);
     const uint32_t first = t.shfl(before, 0);
     return t.all(before == first && after == first && guard_quiet(first));
   }
@@ -197,7 +197,7 @@ struct slab_hash {
           // REPLACE writes them with one 64-bit CAS: read the pair again,
           // whole, and use it only if it still holds the key.
           uint64_t p = 0;
-          if (t.lane() == at) p = t.load(pair_at(words, at), core::order::relaxed);
+          if (t.lane() == at) p = t.load(pair_at(words, at), core::order::relaxed, core::scope::gpu);
           p = t.shfl(p, at);
           still = key_of(p) == key;
           value = value_of(p);
@@ -236,18 +236,18 @@ struct slab_hash {
           if (multi && mutant == slab_hash_mutant::delete_by_exchange) {
             // The bug: swap EMPTY in without checking that the slot still
             // holds the pair seen, so a pair inserted meanwhile is lost.
-            t.exchange(slot, kEmptyPair, core::order::relaxed);
+            t.exchange(slot, kEmptyPair, core::order::relaxed, core::scope::gpu);
             removed = true;
-            value = t.load(&words[at + 1], core::order::relaxed);
+            value = t.load(&words[at + 1], core::order::relaxed, core::scope::gpu);
           } else {
             // Fix (paper line 59 writes DELETED_KEY at the *source* lane's
             // slot, and a multimap delete must reset the whole pair): CAS
             // the whole 64-bit pair seen, comparing its key, to a tombstone
             // (map) or to EMPTY (multimap, the slot is reused).
-            const uint64_t seen = t.load(slot, core::order::relaxed);
+            const uint64_t seen = t.load(slot, core::order::relaxed, core::scope::gpu);
             if (key_of(seen) == key) {
               const uint64_t now = multi ? kEmptyPair : pair(kDeletedKey, kEmptyValue);
-              removed = t.cas(slot, seen, now, core::order::relaxed) == seen;
+              removed = t.cas(slot, seen, now, core::order::relaxed, core::scope::gpu) == seen;
               value = value_of(seen);
             }
           }
@@ -291,11 +291,11 @@ struct slab_hash {
           // the key (a REPLACE of an existing key would fail forever).
           // Compare with the pair actually there, read whole.
           uint64_t* slot = pair_at(words, at);
-          const uint64_t seen = t.load(slot, core::order::relaxed);
+          const uint64_t seen = t.load(slot, core::order::relaxed, core::scope::gpu);
           const uint32_t k = key_of(seen);
           const bool usable = k == kEmptyKey || (!multi && k == key) ||
                               (!multi && mutant == slab_hash_mutant::slab_local_uniqueness && k == kDeletedKey);
-          if (usable) ok = t.cas(slot, seen, pair(key, value), core::order::relaxed) == seen;
+          if (usable) ok = t.cas(slot, seen, pair(key, value), core::order::relaxed, core::scope::gpu) == seen;
         }
         done = t.shfl(ok, at);
         if (done || mutant != slab_hash_mutant::no_reread_after_failed_cas) break;
@@ -317,10 +317,10 @@ struct slab_hash {
         if (t.lane() == 0) t.fail("slab_hash: SlabAlloc exhausted: every memory block is full", nullptr);
         return {core::op_status::failed};
       }
-      t.store(&alloc.slab(fresh)[t.lane()], kEmptyKey, core::order::weak);  // not yet published
+      t.store(&alloc.slab(fresh)[t.lane()], kEmptyKey, core::order::weak, core::scope::gpu);  // not yet published
       t.sync();  // every lane's store before lane 31's release publishes the slab
       if (t.lane() == kAddressLane) {
-        const uint32_t winner = t.cas(&words[kAddressLane], slab_alloc::kEmptyPointer, fresh, core::order::release);
+        const uint32_t winner = t.cas(&words[kAddressLane], slab_alloc::kEmptyPointer, fresh, core::order::release, core::scope::gpu);
         if (winner != slab_alloc::kEmptyPointer) {
           // Another warp linked its slab first.
           if (mutant == slab_hash_mutant::link_free_winner) alloc.deallocate(t, winner);

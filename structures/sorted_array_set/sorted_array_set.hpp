@@ -51,9 +51,9 @@ struct sorted_array_set {
     // are then data races, which the real-threads mode reports.
     int32_t* slots = keys + size_t(b) * kSlots;
     const uint32_t lane = t.lane();
-    const uint32_t n = t.shfl(lane == 0 ? t.load(&sizes[b], core::order::weak) : 0u, 0);
+    const uint32_t n = t.shfl(lane == 0 ? t.load(&sizes[b], core::order::weak, core::scope::gpu) : 0u, 0);
     const bool mine = lane < n;
-    const int32_t k = mine ? t.load(&slots[lane], core::order::weak) : 0;
+    const int32_t k = mine ? t.load(&slots[lane], core::order::weak, core::scope::gpu) : 0;
     const uint32_t found = t.ballot(mine && k == op.key);
 
     bool result = false;
@@ -69,10 +69,10 @@ struct sorted_array_set {
           return {core::op_status::failed};
         } else {
           const uint32_t rank = static_cast<uint32_t>(core::popcount(t.ballot(mine && k < op.key)));
-          if (mine && lane >= rank) t.store(&slots[lane + 1], k, core::order::weak);
-          if (lane == rank) t.store(&slots[rank], static_cast<int32_t>(op.key), core::order::weak);
+          if (mine && lane >= rank) t.store(&slots[lane + 1], k, core::order::weak, core::scope::gpu);
+          if (lane == rank) t.store(&slots[rank], static_cast<int32_t>(op.key), core::order::weak, core::scope::gpu);
           t.sync();  // every key in place before the size says so
-          if (lane == 0) t.store(&sizes[b], n + 1, core::order::weak);
+          if (lane == 0) t.store(&sizes[b], n + 1, core::order::weak, core::scope::gpu);
           result = true;
         }
         break;
@@ -82,9 +82,9 @@ struct sorted_array_set {
           break;
         } else {
           const uint32_t at = static_cast<uint32_t>(core::lowest_lane(found));
-          if (mine && lane > at) t.store(&slots[lane - 1], k, core::order::weak);
+          if (mine && lane > at) t.store(&slots[lane - 1], k, core::order::weak, core::scope::gpu);
           t.sync();
-          if (lane == 0) t.store(&sizes[b], n - 1, core::order::weak);
+          if (lane == 0) t.store(&sizes[b], n - 1, core::order::weak, core::scope::gpu);
           result = true;
         }
         break;

@@ -41,11 +41,11 @@ TEST(Recorder, HintsTravelFromTheLogToTheChecker) {
       const bool write = (i + t.team_id()) % 2 == 0;
       const uint32_t slot = log.view().begin(t, t.team_id(), write ? OpKind::Write : OpKind::Read, 0, write ? v : 0, 0, i);
       if (write) {
-        t.store(&reg, v);
+        t.store(&reg, v, core::order::relaxed, core::scope::gpu);
         log.view().hint(t, t.team_id(), slot);  // right after the store: where it takes effect
         log.view().end(t, t.team_id(), slot, ResultKind::None, 0);
       } else {
-        const int64_t seen = t.load(&reg);
+        const int64_t seen = t.load(&reg, core::order::relaxed, core::scope::gpu);
         log.view().hint(t, t.team_id(), slot);
         log.view().end(t, t.team_id(), slot, seen ? ResultKind::Value : ResultKind::Absent, seen);
       }

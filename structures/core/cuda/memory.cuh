@@ -38,6 +38,7 @@ __device__ __forceinline__ cuda::memory_order rmw_order(core::order o) {
 template <class W, class F>
 __device__ __forceinline__ auto with_ref(W* p, core::scope s, F&& f) {
   if (s == core::scope::system) return f(cuda::atomic_ref<W, cuda::thread_scope_system>(*p));
+  if (s == core::scope::cta) return f(cuda::atomic_ref<W, cuda::thread_scope_block>(*p));
   return f(cuda::atomic_ref<W, cuda::thread_scope_device>(*p));
 }
 
@@ -86,6 +87,7 @@ __device__ __forceinline__ W fetch_min(W* p, W v, core::order o, core::scope s) 
 }
 __device__ __forceinline__ void fence(core::order o, core::scope s) {
   if (s == core::scope::system) cuda::atomic_thread_fence(rmw_order(o), cuda::thread_scope_system);
+  else if (s == core::scope::cta) cuda::atomic_thread_fence(rmw_order(o), cuda::thread_scope_block);
   else cuda::atomic_thread_fence(rmw_order(o), cuda::thread_scope_device);
 }
 

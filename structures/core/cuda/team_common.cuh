@@ -15,15 +15,15 @@ class team_common {
  public:
   __device__ explicit team_common(const device_context& c) : ctx_(c) {}
 
-  template <class W> __device__ __forceinline__ W load(const W* p, core::order o = core::order::relaxed, core::scope s = core::scope::gpu) { return cuda_backend::load(p, o, s); }
-  template <class W> __device__ __forceinline__ void store(W* p, W v, core::order o = core::order::relaxed, core::scope s = core::scope::gpu) { cuda_backend::store(p, v, o, s); }
-  template <class W> __device__ __forceinline__ W cas(W* p, W e, W d, core::order o = core::order::relaxed, core::scope s = core::scope::gpu) { return cuda_backend::cas(p, e, d, o, s); }
-  template <class W> __device__ __forceinline__ W exchange(W* p, W v, core::order o = core::order::relaxed, core::scope s = core::scope::gpu) { return cuda_backend::exchange(p, v, o, s); }
-  template <class W> __device__ __forceinline__ W fetch_add(W* p, W v, core::order o = core::order::relaxed, core::scope s = core::scope::gpu) { return cuda_backend::fetch_add(p, v, o, s); }
-  template <class W> __device__ __forceinline__ W fetch_and(W* p, W v, core::order o = core::order::relaxed, core::scope s = core::scope::gpu) { return cuda_backend::fetch_and(p, v, o, s); }
-  template <class W> __device__ __forceinline__ W fetch_or(W* p, W v, core::order o = core::order::relaxed, core::scope s = core::scope::gpu) { return cuda_backend::fetch_or(p, v, o, s); }
-  template <class W> __device__ __forceinline__ W fetch_min(W* p, W v, core::order o = core::order::relaxed, core::scope s = core::scope::gpu) { return cuda_backend::fetch_min(p, v, o, s); }
-  __device__ __forceinline__ void fence(core::order o = core::order::seq_cst, core::scope s = core::scope::gpu) { cuda_backend::fence(o, s); }
+  template <class W> __device__ __forceinline__ W load(const W* p, core::order o, core::scope s) { return cuda_backend::load(p, o, s); }
+  template <class W> __device__ __forceinline__ void store(W* p, W v, core::order o, core::scope s) { cuda_backend::store(p, v, o, s); }
+  template <class W> __device__ __forceinline__ W cas(W* p, W e, W d, core::order o, core::scope s) { return cuda_backend::cas(p, e, d, o, s); }
+  template <class W> __device__ __forceinline__ W exchange(W* p, W v, core::order o, core::scope s) { return cuda_backend::exchange(p, v, o, s); }
+  template <class W> __device__ __forceinline__ W fetch_add(W* p, W v, core::order o, core::scope s) { return cuda_backend::fetch_add(p, v, o, s); }
+  template <class W> __device__ __forceinline__ W fetch_and(W* p, W v, core::order o, core::scope s) { return cuda_backend::fetch_and(p, v, o, s); }
+  template <class W> __device__ __forceinline__ W fetch_or(W* p, W v, core::order o, core::scope s) { return cuda_backend::fetch_or(p, v, o, s); }
+  template <class W> __device__ __forceinline__ W fetch_min(W* p, W v, core::order o, core::scope s) { return cuda_backend::fetch_min(p, v, o, s); }
+  __device__ __forceinline__ void fence(core::order o, core::scope s) { cuda_backend::fence(o, s); }
 
   // Past the bound: record the fault (first one wins the details) and give up.
   __device__ __forceinline__ bool spin(const void* waiting_on, uint64_t iteration) {
@@ -43,7 +43,7 @@ class team_common {
   __device__ __forceinline__ void shadow_mark(const void*, core::unit_state) {}
   static constexpr bool kShadow = false;
   // A warp's loads of one chunk or slab coalesce in hardware: one load a lane.
-  template <class W> __device__ __forceinline__ W load_coalesced(const W* p, core::order o = core::order::relaxed, core::scope s = core::scope::gpu) {
+  template <class W> __device__ __forceinline__ W load_coalesced(const W* p, core::order o, core::scope s) {
     return p ? cuda_backend::load(p, o, s) : W{};
   }
   __device__ __forceinline__ uint64_t last_load_step() const { return 0; }

@@ -1,6 +1,8 @@
 // The simulator's Team (see structures/core/team.hpp): one handle per lane.
 // Every shared access first waits at a scheduling point, then happens
-// atomically on the real memory when the scheduler picks this lane.
+// atomically when the scheduler picks this lane: on memory itself, or, in
+// the relaxed mode, through the model of relaxed_memory.hpp, which decides
+// what a load sees from the access's order and scope.
 #pragma once
 #include <cstdint>
 #include <cstring>
@@ -43,54 +45,52 @@ class sim_team {
 
   // ---- shared words ----
   template <class W>
-  W load(const W* p, core::order = core::order::relaxed, core::scope = core::scope::gpu) {
+  W load(const W* p, core::order o, core::scope s) {
     check_word<W>();
     sim_->access(gid_, core::access::load, p);
-    return *p;
+    return from_bits<W>(sim_->read(gid_, p, sizeof(W), o, s));
   }
   template <class W>
-  void store(W* p, W v, core::order = core::order::relaxed, core::scope = core::scope::gpu) {
+  void store(W* p, W v, core::order o, core::scope s) {
     check_word<W>();
     sim_->access(gid_, core::access::store, p);
-    *p = v;
+    sim_->write(gid_, p, sizeof(W), bits_of(v), o, s);
   }
   template <class W>
-  W cas(W* p, W expected, W desired, core::order = core::order::relaxed, core::scope = core::scope::gpu) {
-    return rmw(p, [&](W old) { return old == expected ? desired : old; });
+  W cas(W* p, W expected, W desired, core::order o, core::scope s) {
+    return rmw(p, o, s, [&](W old) { return old == expected ? desired : old; });
   }
   template <class W>
-  W exchange(W* p, W v, core::order = core::order::relaxed, core::scope = core::scope::gpu) {
-    return rmw(p, [&](W) { return v; });
+  W exchange(W* p, W v, core::order o, core::scope s) {
+    return rmw(p, o, s, [&](W) { return v; });
   }
   template <class W>
-  W fetch_add(W* p, W v, core::order = core::order::relaxed, core::scope = core::scope::gpu) {
-    return rmw(p, [&](W old) { return static_cast<W>(old + v); });
+  W fetch_add(W* p, W v, core::order o, core::scope s) {
+    return rmw(p, o, s, [&](W old) { return static_cast<W>(old + v); });
   }
   template <class W>
-  W fetch_and(W* p, W v, core::order = core::order::relaxed, core::scope = core::scope::gpu) {
-    return rmw(p, [&](W old) { return static_cast<W>(old & v); });
+  W fetch_and(W* p, W v, core::order o, core::scope s) {
+    return rmw(p, o, s, [&](W old) { return static_cast<W>(old & v); });
   }
   template <class W>
-  W fetch_or(W* p, W v, core::order = core::order::relaxed, core::scope = core::scope::gpu) {
-    return rmw(p, [&](W old) { return static_cast<W>(old | v); });
+  W fetch_or(W* p, W v, core::order o, core::scope s) {
+    return rmw(p, o, s, [&](W old) { return static_cast<W>(old | v); });
   }
   template <class W>
-  W fetch_min(W* p, W v, core::order = core::order::relaxed, core::scope = core::scope::gpu) {
-    return rmw(p, [&](W old) { return v < old ? v : old; });
+  W fetch_min(W* p, W v, core::order o, core::scope s) {
+    return rmw(p, o, s, [&](W old) { return v < old ? v : old; });
   }
-  void fence(core::order = core::order::seq_cst, core::scope = core::scope::gpu) {
+  void fence(core::order o, core::scope s) {
     sim_->access(gid_, core::access::fence, nullptr);
+    sim_->fenced(gid_, o, s);
   }
   // A team-wide load, one word a lane (null: none), coalesced as on the GPU:
   // the words of one 128-byte segment are read at one step, segments at
   // steps of their own, so writes can fall between them (a torn read).
   template <class W>
-  W load_coalesced(const W* p, core::order = core::order::relaxed, core::scope = core::scope::gpu) {
+  W load_coalesced(const W* p, core::order o, core::scope s) {
     check_word<W>();
-    const uint64_t bits = sim_->coalesced_load(gid_, p, sizeof(W));
-    W v;
-    std::memcpy(&v, &bits, sizeof(W));
-    return v;
+    return from_bits<W>(sim_->coalesced_load(gid_, p, sizeof(W), o, s));
   }
   uint64_t last_load_step() const { return sim_->last_load_step(gid_); }
   uint64_t load_stamp() const { return sim_->config().clock_offset + last_load_step(); }  // on the recorder's clock
@@ -121,13 +121,27 @@ class sim_team {
     static_assert(std::is_integral_v<W> && (sizeof(W) == 4 || sizeof(W) == 8),
                   "shared words are 32- or 64-bit integers");
   }
+  template <class W>
+  static W from_bits(uint64_t bits) {
+    W v;
+    std::memcpy(&v, &bits, sizeof(W));
+    return v;
+  }
+  template <class W>
+  static uint64_t bits_of(W v) {
+    uint64_t bits = 0;
+    std::memcpy(&bits, &v, sizeof(W));
+    return bits;
+  }
+  // Atomic at its step: it acts on the newest value, whatever the mode.
   template <class W, class F>
-  W rmw(W* p, F next) {
+  W rmw(W* p, core::order o, core::scope s, F next) {
     check_word<W>();
     sim_->access(gid_, core::access::rmw, p);
     const W old = *p;
     const W now = next(old);
     if (now != old) sim_->changed_by_rmw(gid_, p);
+    sim_->read_modify_write(gid_, p, sizeof(W), bits_of(old), bits_of(now), o, s);
     *p = now;
     return old;
   }

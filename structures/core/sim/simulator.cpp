@@ -44,6 +44,8 @@ void validate(const SimConfig& c) {
   if (!(c.delay_probability >= 0 && c.delay_probability <= 1)) fail("the delay probability must be in [0, 1]");
   if (c.delay_probability > 0 && c.delay_steps == 0) fail("delays of at least 1 step");
   if (c.stack_bytes < 16384) fail("stacks of at least 16 KiB");
+  if (!(c.stale_chance >= 0 && c.stale_chance <= 1)) fail("the stale-read chance must be in [0, 1]");
+  if (c.visibility_steps == 0 || c.teams_per_block == 0) fail("visibility steps and teams per block must be at least 1");
 }
 
 namespace {
@@ -170,6 +172,9 @@ Simulator::Simulator(SimConfig config) : config_(std::move(config)) {
   team_operation_.resize(config_.teams);
   delayed_until_.resize(config_.teams);
   delay_draws_ = config_.seed * 0x9e3779b97f4a7c15ull + 0xd1b54a32d192ed03ull;
+  if (config_.memory_model == MemoryModel::relaxed)
+    relaxed_ = std::make_unique<RelaxedMemory>(
+        RelaxedConfig{config_.teams, config_.teams_per_block, config_.seed, config_.stale_chance, config_.visibility_steps});
 }
 
 Simulator::~Simulator() = default;
@@ -334,7 +339,7 @@ uint64_t Simulator::collective(uint32_t lane, Collective op, uint64_t value, uin
   return g.out[l.lane];
 }
 
-uint64_t Simulator::coalesced_load(uint32_t lane, const void* address, size_t bytes) {
+uint64_t Simulator::coalesced_load(uint32_t lane, const void* address, size_t bytes, core::order o, core::scope s) {
   Group& g = groups_[lanes_[lane].team];
   const uint32_t me = lanes_[lane].lane;
   // Every lane's address (and so each segment's leader) first; then each
@@ -357,9 +362,7 @@ uint64_t Simulator::coalesced_load(uint32_t lane, const void* address, size_t by
                                                       std::string(unit_state_name(report_.violation->state)) + " unit, at step " +
                                                       std::to_string(step_));
       }
-      uint64_t word = 0;
-      std::memcpy(&word, a, g.bytes[m]);
-      g.loaded[m] = word;
+      g.loaded[m] = read(base + m, a, g.bytes[m], o, s);
       g.loaded_step[m] = step_;
     }
     if (config_.delay_probability > 0) maybe_delay(lane);  // the other segments' transactions may come late
@@ -368,6 +371,27 @@ uint64_t Simulator::coalesced_load(uint32_t lane, const void* address, size_t by
   if (!address) return 0;
   lanes_[lane].last_load_step = g.loaded_step[me];
   return g.loaded[me];
+}
+
+uint64_t Simulator::read(uint32_t lane, const void* address, size_t bytes, core::order o, core::scope s) {
+  if (relaxed_) return relaxed_->load(lanes_[lane].team, address, bytes, o, s, step_);
+  uint64_t word = 0;
+  std::memcpy(&word, address, bytes);
+  return word;
+}
+
+void Simulator::write(uint32_t lane, void* address, size_t bytes, uint64_t value, core::order o, core::scope s) {
+  if (relaxed_) relaxed_->store(lanes_[lane].team, address, bytes, value, o, s, step_);
+  std::memcpy(address, &value, bytes);
+}
+
+void Simulator::read_modify_write(uint32_t lane, void* address, size_t bytes, uint64_t before, uint64_t after, core::order o,
+                                  core::scope s) {
+  if (relaxed_) relaxed_->rmw(lanes_[lane].team, address, bytes, before, after, o, s, step_);
+}
+
+void Simulator::fenced(uint32_t lane, core::order o, core::scope s) {
+  if (relaxed_) relaxed_->fence(lanes_[lane].team, o, s);
 }
 
 void Simulator::changed_by_rmw(uint32_t lane, const void* address) {

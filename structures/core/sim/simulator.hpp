@@ -6,9 +6,10 @@
 // interleaving, bit for bit; the picks are recorded as a Schedule that can
 // be printed and replayed.
 //
-// Interleavings are sequentially consistent: every access happens
-// atomically at its step. Weak-memory reorderings are not modelled here
-// (the real-threads mode and GPU runs cover what they can).
+// Memory is sequentially consistent by default: every access happens
+// atomically at its step and a load sees the newest store. In the relaxed
+// mode (memory_model = relaxed, relaxed_memory.hpp) a load may see an older
+// store, as far as the accesses' orders and scopes allow under PTX.
 //
 // Nothing runs unbounded: a spin loop past `spin_bound` iterations stops the
 // run as a suspected deadlock or livelock (with every blocked team, what it
@@ -24,12 +25,14 @@
 #include <vector>
 
 #include "structures/core/memory_order.hpp"
+#include "structures/core/sim/relaxed_memory.hpp"
 #include "structures/core/sim/schedule.hpp"
 #include "structures/core/sim/shadow_memory.hpp"
 
 namespace warpcheck::sim {
 
 enum class SchedulerKind : uint8_t { Random, Pct };
+enum class MemoryModel : uint8_t { sc, relaxed };
 
 struct SimConfig {
   uint32_t teams = 1;
@@ -53,6 +56,14 @@ struct SimConfig {
   // replay; a replayed schedule already holds them.
   double delay_probability = 0;
   uint64_t delay_steps = 2000;
+  // The memory model (see relaxed_memory.hpp): how often a load that may
+  // see an older store does, after how many steps a store is seen by every
+  // team once a newer one exists, and how many teams a block holds (cta
+  // scope). Drawn from the seed and the step: runs replay.
+  MemoryModel memory_model = MemoryModel::sc;
+  double stale_chance = 0.5;
+  uint64_t visibility_steps = 4000;
+  uint32_t teams_per_block = 1;
 };
 
 // Throws std::invalid_argument for an impossible configuration.
@@ -119,10 +130,20 @@ class Simulator {
   // segments at different steps, chosen by the scheduler (and, with delays,
   // perhaps far apart). Every lane of the team takes part; a null address
   // loads nothing.
-  uint64_t coalesced_load(uint32_t lane, const void* address, size_t bytes);
+  uint64_t coalesced_load(uint32_t lane, const void* address, size_t bytes, core::order o, core::scope s);
   // A read-modify-write that changed its word: checked as a store against
   // the shadow state (one that changes nothing is a read).
   void changed_by_rmw(uint32_t lane, const void* address);
+  // The memory accesses themselves, after access() (the step they happen
+  // at): the value a load returns, a store, a read-modify-write that read
+  // `before` and leaves `after` (memory is written by the caller), a fence.
+  uint64_t read(uint32_t lane, const void* address, size_t bytes, core::order o, core::scope s);
+  void write(uint32_t lane, void* address, size_t bytes, uint64_t value, core::order o, core::scope s);
+  void read_modify_write(uint32_t lane, void* address, size_t bytes, uint64_t before, uint64_t after, core::order o,
+                         core::scope s);
+  void fenced(uint32_t lane, core::order o, core::scope s);
+  // Relaxed mode: loads that returned an older value than the newest.
+  uint64_t stale_loads() const { return relaxed_ ? relaxed_->stale_loads() : 0; }
   // The step at which this lane's last load took its value.
   uint64_t last_load_step(uint32_t lane) const;
 
@@ -150,6 +171,7 @@ class Simulator {
 
   SimConfig config_;
   ShadowMemory shadow_;
+  std::unique_ptr<RelaxedMemory> relaxed_;  // relaxed mode only
   std::unique_ptr<Engine> engine_;
   std::vector<Lane> lanes_;
   std::vector<Group> groups_;

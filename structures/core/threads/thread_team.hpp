@@ -118,45 +118,45 @@ class thread_team {
   }
 
   template <class W>
-  W load(const W* p, core::order o = core::order::relaxed, core::scope = core::scope::gpu) {
+  W load(const W* p, core::order o, core::scope) {
     if (o == core::order::weak) return *p;
     return std::atomic_ref<W>(*const_cast<W*>(p)).load(load_order(o));
   }
   template <class W>
-  void store(W* p, W v, core::order o = core::order::relaxed, core::scope = core::scope::gpu) {
+  void store(W* p, W v, core::order o, core::scope) {
     if (o == core::order::weak) *p = v;
     else std::atomic_ref<W>(*p).store(v, store_order(o));
   }
   template <class W>
-  W cas(W* p, W expected, W desired, core::order o = core::order::relaxed, core::scope = core::scope::gpu) {
+  W cas(W* p, W expected, W desired, core::order o, core::scope) {
     std::atomic_ref<W>(*p).compare_exchange_strong(expected, desired, rmw_order(o), load_order(o));
     return expected;
   }
   template <class W>
-  W exchange(W* p, W v, core::order o = core::order::relaxed, core::scope = core::scope::gpu) {
+  W exchange(W* p, W v, core::order o, core::scope) {
     return std::atomic_ref<W>(*p).exchange(v, rmw_order(o));
   }
   template <class W>
-  W fetch_add(W* p, W v, core::order o = core::order::relaxed, core::scope = core::scope::gpu) {
+  W fetch_add(W* p, W v, core::order o, core::scope) {
     return std::atomic_ref<W>(*p).fetch_add(v, rmw_order(o));
   }
   template <class W>
-  W fetch_and(W* p, W v, core::order o = core::order::relaxed, core::scope = core::scope::gpu) {
+  W fetch_and(W* p, W v, core::order o, core::scope) {
     return std::atomic_ref<W>(*p).fetch_and(v, rmw_order(o));
   }
   template <class W>
-  W fetch_or(W* p, W v, core::order o = core::order::relaxed, core::scope = core::scope::gpu) {
+  W fetch_or(W* p, W v, core::order o, core::scope) {
     return std::atomic_ref<W>(*p).fetch_or(v, rmw_order(o));
   }
   template <class W>
-  W fetch_min(W* p, W v, core::order o = core::order::relaxed, core::scope = core::scope::gpu) {
+  W fetch_min(W* p, W v, core::order o, core::scope) {
     std::atomic_ref<W> r(*p);
     W old = r.load(std::memory_order_relaxed);
     while (v < old && !r.compare_exchange_weak(old, v, rmw_order(o), std::memory_order_relaxed)) {
     }
     return old;
   }
-  void fence(core::order o = core::order::seq_cst, core::scope = core::scope::gpu) {
+  void fence(core::order o, core::scope) {
     std::atomic_thread_fence(rmw_order(o));
   }
 
@@ -175,7 +175,7 @@ class thread_team {
   void shadow_mark(const void*, core::unit_state) {}
   static constexpr bool kShadow = false;
   template <class W>
-  W load_coalesced(const W* p, core::order o = core::order::relaxed, core::scope s = core::scope::gpu) {
+  W load_coalesced(const W* p, core::order o, core::scope s) {
     return p ? load(p, o, s) : W{};
   }
   uint64_t last_load_step() const { return 0; }

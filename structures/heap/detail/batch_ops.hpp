@@ -17,11 +17,11 @@ using scratch = generalized_heap::scratch;
 // plainly (the lock's acquire orders it), every lane gets it.
 template <class Team>
 WC_HD uint32_t read_guarded(Team& t, const uint32_t* w) {
-  return t.shfl(t.lane() == 0 ? t.load(w, core::order::weak) : 0u, 0);
+  return t.shfl(t.lane() == 0 ? t.load(w, core::order::weak, core::scope::gpu) : 0u, 0);
 }
 template <class Team>
 WC_HD void write_guarded(Team& t, uint32_t* w, uint32_t v) {
-  if (t.lane() == 0) t.store(w, v, core::order::weak);
+  if (t.lane() == 0) t.store(w, v, core::order::weak, core::scope::gpu);
 }
 
 // MergeAndSort of x[0..nx) and y[0..ny), both sorted: the n_lo smallest go

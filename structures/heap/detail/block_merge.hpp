@@ -18,11 +18,11 @@ inline constexpr uint32_t kEmptyKey = 0xFFFFFFFFu;  // the paper's MAX_VALUE: an
 
 template <class Team>
 WC_HD WC_FORCE_INLINE uint32_t get(Team& t, const uint32_t* p) {
-  return t.load(p, core::order::weak);
+  return t.load(p, core::order::weak, core::scope::gpu);
 }
 template <class Team>
 WC_HD WC_FORCE_INLINE void put(Team& t, uint32_t* p, uint32_t v) {
-  t.store(p, v, core::order::weak);
+  t.store(p, v, core::order::weak, core::scope::gpu);
 }
 
 // dst[0..n) = src[0..n). dst and src must not overlap.

@@ -67,8 +67,8 @@ template <class Team>
 WC_HD bool ms_trylock_as_read_while_inuse(Team& t, const generalized_heap& h, uint32_t* w, uint32_t& answer) {
   if (h.fixed(heap_fix::checked_trylock)) return ms_lock_unless_inuse(t, h.variant, w, answer);
   auto attempt = [&] {
-    const uint32_t seen = t.load(w, core::order::relaxed);
-    const uint32_t old = t.cas(w, seen, node_state::inuse, core::order::acq_rel);
+    const uint32_t seen = t.load(w, core::order::relaxed, core::scope::gpu);
+    const uint32_t old = t.cas(w, seen, node_state::inuse, core::order::acq_rel, core::scope::gpu);
     if (old == seen) annotate(t, h.variant, w, seen, node_state::inuse);
     return old;
   };

@@ -31,7 +31,7 @@ template <class Team>
 WC_HD uint32_t ms_cas(Team& t, heap_variant v, uint32_t* w, uint32_t from, uint32_t to) {
   uint32_t old = 0;
   if (t.lane() == 0) {
-    old = t.cas(w, from, to, core::order::acq_rel);
+    old = t.cas(w, from, to, core::order::acq_rel, core::scope::gpu);
     if (old == from) annotate(t, v, w, from, to);
   }
   return t.shfl(old, 0);
@@ -46,7 +46,7 @@ WC_HD uint32_t ms_unlock(Team& t, heap_variant v, uint32_t* w, uint32_t from, ui
 // state(x): one acquire load by lane 0, for every lane.
 template <class Team>
 WC_HD uint32_t ms_state(Team& t, const uint32_t* w) {
-  return t.shfl(t.lane() == 0 ? t.load(w, core::order::acquire) : 0u, 0);
+  return t.shfl(t.lane() == 0 ? t.load(w, core::order::acquire, core::scope::gpu) : 0u, 0);
 }
 
 // MS_LOCK(x, from, to): test, then CAS, until it succeeds. False at the bound.
@@ -56,7 +56,7 @@ WC_HD bool ms_lock(Team& t, heap_variant v, uint32_t* w, uint32_t from, uint32_t
   if (t.lane() == 0) {
     core::bounded_spin<Team> spin(t, w);
     for (;;) {
-      if (t.load(w, core::order::relaxed) == from && t.cas(w, from, to, core::order::acq_rel) == from) {
+      if (t.load(w, core::order::relaxed, core::scope::gpu) == from && t.cas(w, from, to, core::order::acq_rel, core::scope::gpu) == from) {
         annotate(t, v, w, from, to);
         break;
       }
@@ -91,7 +91,7 @@ template <class Team, class Busy>
 WC_HD bool ms_trylock_while(Team& t, heap_variant v, uint32_t* w, uint32_t from, uint32_t to, Busy busy,
                             uint32_t& answer) {
   auto attempt = [&] {
-    const uint32_t a = t.cas(w, from, to, core::order::acq_rel);
+    const uint32_t a = t.cas(w, from, to, core::order::acq_rel, core::scope::gpu);
     if (a == from) annotate(t, v, w, from, to);
     return a;
   };
@@ -103,9 +103,9 @@ WC_HD bool ms_trylock_while(Team& t, heap_variant v, uint32_t* w, uint32_t from,
 template <class Team>
 WC_HD bool ms_lock_unless_inuse(Team& t, heap_variant v, uint32_t* w, uint32_t& taken) {
   auto attempt = [&] {
-    const uint32_t seen = t.load(w, core::order::relaxed);
+    const uint32_t seen = t.load(w, core::order::relaxed, core::scope::gpu);
     if (seen == node_state::inuse) return node_state::inuse;
-    const uint32_t old = t.cas(w, seen, node_state::inuse, core::order::acq_rel);
+    const uint32_t old = t.cas(w, seen, node_state::inuse, core::order::acq_rel, core::scope::gpu);
     if (old != seen) return node_state::inuse;  // it moved: try again
     annotate(t, v, w, seen, node_state::inuse);
     return seen;
@@ -119,7 +119,7 @@ WC_HD bool ms_wait(Team& t, const uint32_t* w, Done done) {
   uint32_t ok = 1;
   if (t.lane() == 0) {
     core::bounded_spin<Team> spin(t, w);
-    while (!done(t.load(w, core::order::acquire)))
+    while (!done(t.load(w, core::order::acquire, core::scope::gpu)))
       if (!spin.again()) {
         ok = 0;
         break;

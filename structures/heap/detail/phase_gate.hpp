@@ -29,13 +29,13 @@ template <class Team>
 WC_HD bool gate_enter(Team& t, uint32_t* gate, bool insert) {
   uint32_t ok = 1;
   if (t.lane() == 0) {
-    if (!insert) t.fetch_add(gate, kGateWaiting, core::order::relaxed);
+    if (!insert) t.fetch_add(gate, kGateWaiting, core::order::relaxed, core::scope::gpu);
     core::bounded_spin<Team> spin(t, gate);
     for (;;) {
-      const uint32_t w = t.load(gate, core::order::relaxed);
+      const uint32_t w = t.load(gate, core::order::relaxed, core::scope::gpu);
       const bool open = insert ? gate_deletes(w) == 0 && gate_waiting(w) == 0 : gate_inserts(w) == 0;
       const uint32_t next = insert ? w + kGateInsert : w - kGateWaiting + kGateDelete;
-      if (open && t.cas(gate, w, next, core::order::acquire) == w) break;
+      if (open && t.cas(gate, w, next, core::order::acquire, core::scope::gpu) == w) break;
       if (!spin.again()) {
         ok = 0;
         break;
@@ -48,7 +48,7 @@ WC_HD bool gate_enter(Team& t, uint32_t* gate, bool insert) {
 template <class Team>
 WC_HD void gate_leave(Team& t, uint32_t* gate, bool insert) {
   t.sync();  // every lane's last access before the release
-  if (t.lane() == 0) t.fetch_add(gate, insert ? 0u - kGateInsert : 0u - kGateDelete, core::order::release);
+  if (t.lane() == 0) t.fetch_add(gate, insert ? 0u - kGateInsert : 0u - kGateDelete, core::order::release, core::scope::gpu);
   t.sync();
 }
 

@@ -33,17 +33,17 @@ class job_queue {
   WC_HD void put(uint32_t index, const stadium_job& j) {
     uint32_t* e = entry(index);
     const uint32_t v[stadium_job::kWords] = {j.op, j.pos, j.tries, j.waits, j.slot, j.found};
-    for (uint32_t i = 0; i < stadium_job::kWords; ++i) t_.store(e + i, v[i], core::order::weak);
+    for (uint32_t i = 0; i < stadium_job::kWords; ++i) t_.store(e + i, v[i], core::order::weak, core::scope::gpu);
   }
   // Entry i holds no job (every lane clears its own).
   WC_HD void clear(uint32_t i) {
-    for (uint32_t w = 0; w < stadium_job::kWords; ++w) t_.store(entry(i) + w, ~0u, core::order::weak);
+    for (uint32_t w = 0; w < stadium_job::kWords; ++w) t_.store(entry(i) + w, ~0u, core::order::weak, core::scope::gpu);
   }
   // A job as stored; false (the run's fault recorded) when the entry holds none.
   WC_HD bool take(uint32_t index, stadium_job& j) {
     const uint32_t* e = entry(index);
     uint32_t v[stadium_job::kWords];
-    for (uint32_t i = 0; i < stadium_job::kWords; ++i) v[i] = t_.load(e + i, core::order::weak);
+    for (uint32_t i = 0; i < stadium_job::kWords; ++i) v[i] = t_.load(e + i, core::order::weak, core::scope::gpu);
     j = {v[0], v[1], v[2], v[3], v[4], v[5]};
     if (j.op < jobs_) return true;
     t_.fail("stadium: clStash took a queue entry that holds no job", e);

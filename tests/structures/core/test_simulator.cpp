@@ -95,8 +95,8 @@ struct RacyCounter {
   explicit RacyCounter(uint32_t lanes) : seen(lanes * 4) {}
   void body(sim_team& t) {
     for (int i = 0; i < 4; ++i) {
-      const uint32_t v = t.load(&counter);
-      t.store(&counter, v + 1);
+      const uint32_t v = t.load(&counter, core::order::relaxed, core::scope::gpu);
+      t.store(&counter, v + 1, core::order::relaxed, core::scope::gpu);
       seen[t.global_lane() * 4 + i] = v;
     }
   }
@@ -184,10 +184,10 @@ bool depth_two_bug(SimConfig c) {
   Simulator sim(c);
   const RunReport r = sim.run([&](sim_team& t) {
     if (t.team_id() == 0) {
-      t.store(&flag, 1u);
-      t.store(&flag, 0u);
+      t.store(&flag, 1u, core::order::relaxed, core::scope::gpu);
+      t.store(&flag, 0u, core::order::relaxed, core::scope::gpu);
     } else {
-      for (int i = 0; i < 20; ++i) seen_set += t.load(&flag);
+      for (int i = 0; i < 20; ++i) seen_set += t.load(&flag, core::order::relaxed, core::scope::gpu);
     }
   });
   EXPECT_TRUE(r.ok());
@@ -256,7 +256,7 @@ TEST(SimBounds, ASpinWithoutTheSpinApiHitsTheStepLimit) {
   uint32_t never = 0;
   Simulator sim(c);
   const RunReport r = sim.run([&](sim_team& t) {
-    while (t.load(&never) == 0) {
+    while (t.load(&never, core::order::relaxed, core::scope::gpu) == 0) {
     }
   });
   EXPECT_EQ(r.outcome, Outcome::StepLimit);
@@ -305,14 +305,14 @@ TornCount coalesced_tears(uint64_t seed, double delays) {
     if (t.team_id() == 0) {
       if (t.lane() != 0) return;
       for (uint32_t pair : {16u, 1u}) {
-        for (uint64_t i = seed % 50; i > 0; --i) (void)t.load(&pad);  // a seeded start
-        t.store(&words[pair], uint64_t(1));
-        t.store(&words[pair - 1], uint64_t(1));
+        for (uint64_t i = seed % 50; i > 0; --i) (void)t.load(&pad, core::order::relaxed, core::scope::gpu);  // a seeded start
+        t.store(&words[pair], uint64_t(1), core::order::relaxed, core::scope::gpu);
+        t.store(&words[pair - 1], uint64_t(1), core::order::relaxed, core::scope::gpu);
       }
       return;
     }
     for (int i = 0; i < 60; ++i) {
-      const uint64_t mine = t.load_coalesced(&words[t.lane()]);
+      const uint64_t mine = t.load_coalesced(&words[t.lane()], core::order::relaxed, core::scope::gpu);
       const uint64_t w15 = t.shfl(mine, 15u), w16 = t.shfl(mine, 16u), w0 = t.shfl(mine, 0u), w1 = t.shfl(mine, 1u);
       if (t.lane() == 0) {
         out.across += w15 && !w16;
@@ -357,13 +357,13 @@ TEST(SimShadow, AccessToAFreedUnitIsReported) {
       [&](sim_team& t, Pool& p) {
         if (t.team_id() == 0) {
           t.shadow_mark(&p.units[1], core::unit_state::allocated);
-          t.store(&p.units[1], uint64_t(7));
+          t.store(&p.units[1], uint64_t(7), core::order::relaxed, core::scope::gpu);
           t.shadow_mark(&p.units[1], core::unit_state::freed);
-          t.store(&freed, 1u, core::order::release);
+          t.store(&freed, 1u, core::order::release, core::scope::gpu);
         } else {
           core::bounded_spin<sim_team> spin(t, &freed);
-          while (t.load(&freed, core::order::acquire) == 0) spin.again();
-          t.load(&p.units[1]);  // a use after free
+          while (t.load(&freed, core::order::acquire, core::scope::gpu) == 0) spin.again();
+          t.load(&p.units[1], core::order::relaxed, core::scope::gpu);  // a use after free
         }
       },
       pool);
@@ -383,7 +383,7 @@ TEST(SimShadow, RetiredUnitsAllowLoadsButNotWrites) {
       [](sim_team& t, Pool& p) {
         if (t.team_id() != 0) return;
         t.shadow_mark(&p.units[2], core::unit_state::retired);
-        t.load(&p.units[2]);  // a traversal passing a zombie: allowed
+        t.load(&p.units[2], core::order::relaxed, core::scope::gpu);  // a traversal passing a zombie: allowed
       },
       pool);
   EXPECT_TRUE(ok.ok()) << ok.message;
@@ -391,7 +391,7 @@ TEST(SimShadow, RetiredUnitsAllowLoadsButNotWrites) {
       [](sim_team& t, Pool& p) {
         if (t.team_id() != 0) return;
         t.shadow_mark(&p.units[2], core::unit_state::retired);
-        t.cas(&p.units[2], uint64_t(0), uint64_t(1));  // writing through a zombie
+        t.cas(&p.units[2], uint64_t(0), uint64_t(1), core::order::relaxed, core::scope::gpu);  // writing through a zombie
       },
       pool);
   ASSERT_EQ(bad.outcome, Outcome::ShadowViolation);
@@ -401,7 +401,7 @@ TEST(SimShadow, RetiredUnitsAllowLoadsButNotWrites) {
 
 TEST(SimShadow, NeverAllocatedUnitsAreReported) {
   Pool pool;
-  const RunReport r = run_pool([](sim_team& t, Pool& p) { t.store(&p.units[3], uint64_t(1)); }, pool);
+  const RunReport r = run_pool([](sim_team& t, Pool& p) { t.store(&p.units[3], uint64_t(1), core::order::relaxed, core::scope::gpu); }, pool);
   ASSERT_EQ(r.outcome, Outcome::ShadowViolation);
   EXPECT_EQ(r.violation->state, core::unit_state::uninitialized);
   EXPECT_EQ(r.violation->unit, 3u);

@@ -111,7 +111,7 @@ DirectedRace directed_absent_race(const RaceScript& script, uint64_t seed, slab_
   bool absent = false;
   auto wait_for = [](sim::sim_team& t, uint32_t* flag) {
     core::bounded_spin<sim::sim_team> wait(t, flag);
-    while (t.load(flag, core::order::acquire) == 0) wait.again();
+    while (t.load(flag, core::order::acquire, core::scope::gpu) == 0) wait.again();
   };
   const sim::RunReport report = simulator.run([&](sim::sim_team& t) {
     const uint32_t team = t.team_id();
@@ -128,8 +128,8 @@ DirectedRace directed_absent_race(const RaceScript& script, uint64_t seed, slab_
       if (t.lane() == 0) log.view().end(t, team, slot, r.kind, r.value);
       if (team == 1 && t.lane() == 0) absent = r.kind == ResultKind::Absent;
     }
-    if (team == 0 && t.lane() == 0) t.store(&go, 1u, core::order::release);
-    if (team == 2 && t.lane() == 0) t.store(&inserted, 1u, core::order::release);
+    if (team == 0 && t.lane() == 0) t.store(&go, 1u, core::order::release, core::scope::gpu);
+    if (team == 2 && t.lane() == 0) t.store(&inserted, 1u, core::order::release, core::scope::gpu);
   });
   EXPECT_TRUE(report.ok()) << report.message << "\n" << report.details;
   HistoryMeta meta;

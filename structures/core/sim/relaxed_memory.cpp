@@ -1,0 +1,226 @@
+#include "structures/core/sim/relaxed_memory.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <stdexcept>
+
+#include "models/detail/hash.hpp"
+
+namespace warpcheck::sim {
+
+namespace {
+
+constexpr uint32_t kNobody = UINT32_MAX;  // the writer of a word's value from before the run
+
+bool acquires(core::order o) { return o == core::order::acquire || o == core::order::acq_rel || o == core::order::seq_cst; }
+bool releases(core::order o) { return o == core::order::release || o == core::order::acq_rel || o == core::order::seq_cst; }
+
+}  // namespace
+
+// Per team: how many of its stores a team knows of.
+struct RelaxedMemory::Clock {
+  std::vector<uint32_t> of;
+  explicit Clock(uint32_t teams) : of(teams, 0) {}
+  void join(const Clock& o) {
+    for (size_t i = 0; i < of.size(); ++i) of[i] = std::max(of[i], o.of[i]);
+  }
+  bool knows(uint32_t writer, uint32_t clock) const { return writer == kNobody || of[writer] >= clock; }
+};
+
+struct RelaxedMemory::Message {
+  uint64_t value = 0;
+  uint64_t serial = 0;   // its place in the word's coherence order
+  uint64_t written = 0;  // the step it was stored at
+  uint32_t writer = kNobody, clock = 0;
+  std::shared_ptr<const Clock> release;  // what it publishes to an acquire (null: nothing)
+  core::scope scope = core::scope::gpu;  // of that release
+};
+
+struct RelaxedMemory::Word {
+  uint8_t bytes = 0;
+  std::vector<Message> messages;  // oldest first; the last is memory's value
+  uint64_t next_serial = 1;
+};
+
+struct RelaxedMemory::TeamState {
+  Clock clock;
+  // Releases that relaxed loads read, for the next acquire fence: from the
+  // team's block (any fence scope synchronizes), and from other blocks at
+  // gpu or system scope (a gpu or system fence does).
+  Clock pending_block, pending_gpu;
+  std::shared_ptr<const Clock> fence_release;  // the clock at the last release fence: later relaxed stores carry it
+  core::scope fence_scope = core::scope::gpu;
+  std::unordered_map<uintptr_t, uint64_t> seen;  // word -> the newest serial read or written there
+  explicit TeamState(uint32_t teams) : clock(teams), pending_block(teams), pending_gpu(teams) {}
+};
+
+RelaxedMemory::RelaxedMemory(const RelaxedConfig& c) : config_(c), sc_gpu_(std::make_unique<Clock>(c.teams)) {
+  if (c.teams == 0 || c.teams_per_block == 0) throw std::invalid_argument("relaxed memory: teams and teams per block must be at least 1");
+  if (!(c.stale_chance >= 0 && c.stale_chance <= 1)) throw std::invalid_argument("relaxed memory: the stale-read chance must be in [0, 1]");
+  if (c.visibility_steps == 0) throw std::invalid_argument("relaxed memory: visibility steps must be at least 1");
+  teams_.reserve(c.teams);
+  for (uint32_t t = 0; t < c.teams; ++t) teams_.emplace_back(c.teams);
+  for (uint32_t b = 0; b < (c.teams + c.teams_per_block - 1) / c.teams_per_block; ++b)
+    sc_cta_.push_back(std::make_unique<Clock>(c.teams));
+}
+
+RelaxedMemory::~RelaxedMemory() = default;
+
+bool RelaxedMemory::same_block(uint32_t a, uint32_t b) const {
+  return a != kNobody && b != kNobody && a / config_.teams_per_block == b / config_.teams_per_block;
+}
+
+bool RelaxedMemory::synchronizes(const Message& m, uint32_t team, core::scope reader) const {
+  if (!m.release) return false;
+  if (same_block(m.writer, team)) return true;
+  return m.scope != core::scope::cta && reader != core::scope::cta;  // morally strong: each scope includes the other
+}
+
+RelaxedMemory::Word* RelaxedMemory::word_for(const void* address, size_t bytes, bool create, uint64_t current) {
+  const auto a = reinterpret_cast<uintptr_t>(address);
+  auto it = words_.find(a);
+  if (it != words_.end() && it->second.bytes == bytes) return &it->second;
+  // Mixed widths on one word are not modelled: the other width's history
+  // there goes (its words are then sequentially consistent).
+  if (it != words_.end()) words_.erase(it);
+  if (bytes == 8) {
+    words_.erase(a + 4);
+  } else if (a % 8 == 4) {
+    auto wide = words_.find(a - 4);
+    if (wide != words_.end() && wide->second.bytes == 8) words_.erase(wide);
+  }
+  if (!create) return nullptr;
+  Word& w = words_[a];
+  w.bytes = static_cast<uint8_t>(bytes);
+  Message initial;
+  initial.value = current;
+  w.messages.push_back(initial);
+  return &w;
+}
+
+void RelaxedMemory::acquire_from(TeamState& t, uint32_t team, const Message& m, core::order o, core::scope s) {
+  if (!m.release) return;
+  if (acquires(o)) {
+    if (synchronizes(m, team, s)) t.clock.join(*m.release);
+  } else if (same_block(m.writer, team)) {
+    t.pending_block.join(*m.release);
+  } else if (m.scope != core::scope::cta) {
+    t.pending_gpu.join(*m.release);
+  }
+}
+
+uint64_t RelaxedMemory::load(uint32_t team, const void* address, size_t bytes, core::order o, core::scope s, uint64_t step) {
+  uint64_t current = 0;
+  std::memcpy(&current, address, bytes);
+  if (o == core::order::seq_cst) fence(team, core::order::seq_cst, s);
+  Word* w = word_for(address, bytes, false, 0);
+  if (!w) return current;  // not stored to in this run: its one value
+  TeamState& t = teams_[team];
+  const std::vector<Message>& ms = w->messages;
+  const size_t n = ms.size();
+  // The oldest message this team may still read.
+  const auto a = reinterpret_cast<uintptr_t>(address);
+  const auto seen = t.seen.find(a);
+  size_t lo = 0;
+  if (seen != t.seen.end())
+    while (lo + 1 < n && ms[lo].serial < seen->second) ++lo;
+  for (size_t i = n; i-- > lo;)
+    if (t.clock.knows(ms[i].writer, ms[i].clock)) {
+      lo = i;
+      break;
+    }
+  while (lo + 1 < n && step - ms[lo + 1].written >= config_.visibility_steps) ++lo;
+  size_t pick = n - 1;
+  if (lo + 1 < n) {
+    const uint64_t draw = detail::mix_pair(detail::mix_pair(config_.seed, step), a ^ (uint64_t(team) << 48));
+    if (double(draw >> 11) * 0x1.0p-53 < config_.stale_chance) {
+      pick = lo + static_cast<size_t>(detail::mix64(draw) % (n - 1 - lo));
+      ++stale_loads_;
+    }
+  }
+  t.seen[a] = ms[pick].serial;
+  acquire_from(t, team, ms[pick], o, s);
+  return ms[pick].value;
+}
+
+std::shared_ptr<const RelaxedMemory::Clock> RelaxedMemory::release_of(TeamState& t, core::order o) const {
+  if (releases(o)) return std::make_shared<const Clock>(t.clock);
+  return t.fence_release;
+}
+
+void RelaxedMemory::append(uint32_t team, Word& w, uint64_t value, std::shared_ptr<const Clock> release, core::scope s,
+                           uint64_t step) {
+  TeamState& t = teams_[team];
+  Message m;
+  m.value = value;
+  m.serial = w.next_serial++;
+  m.written = step;
+  m.writer = team;
+  m.clock = t.clock.of[team];
+  m.release = std::move(release);
+  m.scope = s;
+  w.messages.push_back(std::move(m));
+  // Messages nobody can read any more: the next store to the word is old enough.
+  size_t gone = 0;
+  while (gone + 1 < w.messages.size() && step - w.messages[gone + 1].written >= config_.visibility_steps) ++gone;
+  if (gone) w.messages.erase(w.messages.begin(), w.messages.begin() + std::ptrdiff_t(gone));
+}
+
+void RelaxedMemory::store(uint32_t team, void* address, size_t bytes, uint64_t value, core::order o, core::scope s,
+                          uint64_t step) {
+  uint64_t current = 0;
+  std::memcpy(&current, address, bytes);
+  if (o == core::order::seq_cst) fence(team, core::order::seq_cst, s);
+  Word* w = word_for(address, bytes, true, current);
+  TeamState& t = teams_[team];
+  ++t.clock.of[team];
+  const core::scope scope = releases(o) ? s : t.fence_scope;
+  append(team, *w, value, release_of(t, o), scope, step);
+  t.seen[reinterpret_cast<uintptr_t>(address)] = w->messages.back().serial;
+}
+
+void RelaxedMemory::rmw(uint32_t team, void* address, size_t bytes, uint64_t before, uint64_t after, core::order o,
+                        core::scope s, uint64_t step) {
+  if (o == core::order::seq_cst) fence(team, core::order::seq_cst, s);
+  Word* w = word_for(address, bytes, true, before);
+  TeamState& t = teams_[team];
+  const auto a = reinterpret_cast<uintptr_t>(address);
+  const Message newest = w->messages.back();  // atomic: it reads the newest
+  t.seen[a] = newest.serial;
+  acquire_from(t, team, newest, o, s);
+  if (after == before) return;  // nothing stored (a failed CAS)
+  ++t.clock.of[team];
+  std::shared_ptr<const Clock> release = release_of(t, o);
+  core::scope scope = releases(o) ? s : t.fence_scope;
+  if (newest.release) {  // a release sequence goes on through read-modify-writes
+    if (!release) {
+      release = newest.release;
+      scope = newest.scope;
+    } else {
+      auto both = std::make_shared<Clock>(*release);
+      both->join(*newest.release);
+      release = std::move(both);
+    }
+  }
+  append(team, *w, after, std::move(release), scope, step);
+  t.seen[a] = w->messages.back().serial;
+}
+
+void RelaxedMemory::fence(uint32_t team, core::order o, core::scope s) {
+  TeamState& t = teams_[team];
+  if (acquires(o)) {
+    t.clock.join(t.pending_block);
+    if (s != core::scope::cta) t.clock.join(t.pending_gpu);
+  }
+  if (o == core::order::seq_cst) {
+    Clock& sc = s == core::scope::cta ? *sc_cta_[team / config_.teams_per_block] : *sc_gpu_;
+    t.clock.join(sc);
+    sc = t.clock;
+  }
+  if (releases(o)) {
+    t.fence_release = std::make_shared<const Clock>(t.clock);
+    t.fence_scope = s;
+  }
+}
+
+}  // namespace warpcheck::sim

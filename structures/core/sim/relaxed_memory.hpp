@@ -1,0 +1,91 @@
+// The simulator's relaxed memory (SimConfig::memory_model = relaxed): an
+// operational model of what the PTX memory model guarantees, in which a
+// load may return an older value than the newest store to its word, as
+// long as nothing the loading team knows of rules it out.
+//
+// Each word written during a run keeps its stores in coherence order
+// (messages); memory itself holds the newest. Each team has a vector clock
+// of the stores it knows of: its own, and those that a release made known
+// to it through an acquire (a load, a read-modify-write or a fence), in
+// the PTX sense of morally strong (both sides' scopes include the other:
+// teams of one block for cta scope, every team for gpu and system). A load
+// may read any message of its word that is
+//   - no older than the newest the team has read or written there
+//     (coherence: CoRR, CoWR, CoRW, CoWW),
+//   - no older than the newest message it knows of (causality: MP, WRC),
+//   - and still visible: a store is seen by everyone once the next store to
+//     its word is `visibility_steps` old (stores become visible eventually,
+//     so spin loops end).
+// Among those it takes the newest, or with `stale_chance` an older one,
+// drawn from the seed and the step (stateless: a replayed schedule reads
+// the same values). Read-modify-writes act on the newest message (they are
+// atomic), and carry a release sequence on. Fences: acquire joins what the
+// team's relaxed loads read from releases; release makes the team's later
+// relaxed stores carry its clock; sequentially consistent fences also meet
+// in one clock per scope (SB and IRIW are then forbidden).
+//
+// What it does not model (docs/relaxed-memory.md, the litmus table):
+// load buffering (it never reads a value from the future), lanes of one
+// team (they share one clock: a warp that syncs between its lanes' accesses
+// is what the structures do), and mixed-size accesses to one word (a
+// store of one width clears the other width's history there: those words
+// are sequentially consistent).
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <unordered_map>
+#include <vector>
+
+#include "structures/core/memory_order.hpp"
+
+namespace warpcheck::sim {
+
+struct RelaxedConfig {
+  uint32_t teams = 1;
+  uint32_t teams_per_block = 1;   // cta scope spans the teams of one block
+  uint64_t seed = 1;
+  double stale_chance = 0.5;      // a load with older readable values takes one of them this often
+  uint64_t visibility_steps = 4000;
+};
+
+class RelaxedMemory {
+ public:
+  explicit RelaxedMemory(const RelaxedConfig& c);
+  ~RelaxedMemory();
+
+  // The value `team`'s load of the word at `address` (4 or 8 bytes)
+  // returns; memory holds the newest.
+  uint64_t load(uint32_t team, const void* address, size_t bytes, core::order o, core::scope s, uint64_t step);
+  // A store: called before memory is overwritten with `value`.
+  void store(uint32_t team, void* address, size_t bytes, uint64_t value, core::order o, core::scope s, uint64_t step);
+  // A read-modify-write that read `before` (the newest) and leaves `after`
+  // (a failed CAS: after == before, and no store); called before memory is
+  // written.
+  void rmw(uint32_t team, void* address, size_t bytes, uint64_t before, uint64_t after, core::order o, core::scope s,
+           uint64_t step);
+  void fence(uint32_t team, core::order o, core::scope s);
+
+  // Loads that returned an older value than the newest (for reports and tests).
+  uint64_t stale_loads() const { return stale_loads_; }
+
+ private:
+  struct Clock;
+  struct Message;
+  struct Word;
+  struct TeamState;
+  Word* word_for(const void* address, size_t bytes, bool create, uint64_t current);
+  bool same_block(uint32_t a, uint32_t b) const;
+  bool synchronizes(const Message& m, uint32_t team, core::scope reader) const;
+  void acquire_from(TeamState& t, uint32_t team, const Message& m, core::order o, core::scope s);
+  std::shared_ptr<const Clock> release_of(TeamState& t, core::order o) const;
+  void append(uint32_t team, Word& w, uint64_t value, std::shared_ptr<const Clock> release, core::scope s, uint64_t step);
+
+  RelaxedConfig config_;
+  std::unordered_map<uintptr_t, Word> words_;
+  std::vector<TeamState> teams_;
+  std::unique_ptr<Clock> sc_gpu_;               // where gpu- and system-scope seq_cst fences meet
+  std::vector<std::unique_ptr<Clock>> sc_cta_;  // per block, for cta-scope ones
+  uint64_t stale_loads_ = 0;
+};
+
+}  // namespace warpcheck::sim
