@@ -17,22 +17,39 @@ bool releases(core::order o) { return o == core::order::release || o == core::or
 
 }  // namespace
 
-// Per team: how many of its stores a team knows of.
-struct RelaxedMemory::Clock {
-  std::vector<uint32_t> of;
-  explicit Clock(uint32_t teams) : of(teams, 0) {}
-  void join(const Clock& o) {
-    for (size_t i = 0; i < of.size(); ++i) of[i] = std::max(of[i], o.of[i]);
+// For each word, the oldest message (by number) that may still be read;
+// words it does not name: any. Sorted by address.
+struct RelaxedMemory::View {
+  std::vector<std::pair<uintptr_t, uint64_t>> at;
+  uint64_t of(uintptr_t a) const {
+    auto it = std::lower_bound(at.begin(), at.end(), std::make_pair(a, uint64_t(0)));
+    return it != at.end() && it->first == a ? it->second : 0;
   }
-  bool knows(uint32_t writer, uint32_t clock) const { return writer == kNobody || of[writer] >= clock; }
+  void raise(uintptr_t a, uint64_t serial) {
+    auto it = std::lower_bound(at.begin(), at.end(), std::make_pair(a, uint64_t(0)));
+    if (it != at.end() && it->first == a) it->second = std::max(it->second, serial);
+    else at.insert(it, {a, serial});
+  }
+  void join(const View& o) {
+    if (o.at.empty()) return;
+    std::vector<std::pair<uintptr_t, uint64_t>> merged;
+    merged.reserve(at.size() + o.at.size());
+    size_t i = 0, j = 0;
+    while (i < at.size() || j < o.at.size()) {
+      if (j == o.at.size() || (i < at.size() && at[i].first < o.at[j].first)) merged.push_back(at[i++]);
+      else if (i == at.size() || o.at[j].first < at[i].first) merged.push_back(o.at[j++]);
+      else merged.push_back({at[i].first, std::max(at[i++].second, o.at[j++].second)});
+    }
+    at = std::move(merged);
+  }
 };
 
 struct RelaxedMemory::Message {
   uint64_t value = 0;
   uint64_t serial = 0;   // its place in the word's coherence order
   uint64_t written = 0;  // the step it was stored at
-  uint32_t writer = kNobody, clock = 0;
-  std::shared_ptr<const Clock> release;  // what it publishes to an acquire (null: nothing)
+  uint32_t writer = kNobody;
+  std::shared_ptr<const View> release;  // what it publishes to an acquire (null: nothing)
   core::scope scope = core::scope::gpu;  // of that release
 };
 
@@ -43,25 +60,22 @@ struct RelaxedMemory::Word {
 };
 
 struct RelaxedMemory::TeamState {
-  Clock clock;
+  View view;
   // Releases that relaxed loads read, for the next acquire fence: from the
   // team's block (any fence scope synchronizes), and from other blocks at
   // gpu or system scope (a gpu or system fence does).
-  Clock pending_block, pending_gpu;
-  std::shared_ptr<const Clock> fence_release;  // the clock at the last release fence: later relaxed stores carry it
+  View pending_block, pending_gpu;
+  std::shared_ptr<const View> fence_release;  // the view at the last release fence: later relaxed stores carry it
   core::scope fence_scope = core::scope::gpu;
-  std::unordered_map<uintptr_t, uint64_t> seen;  // word -> the newest serial read or written there
-  explicit TeamState(uint32_t teams) : clock(teams), pending_block(teams), pending_gpu(teams) {}
+  size_t pruned_size = 0;  // the view's size after it was last pruned
 };
 
-RelaxedMemory::RelaxedMemory(const RelaxedConfig& c) : config_(c), sc_gpu_(std::make_unique<Clock>(c.teams)) {
+RelaxedMemory::RelaxedMemory(const RelaxedConfig& c) : config_(c), sc_gpu_(std::make_unique<View>()) {
   if (c.teams == 0 || c.teams_per_block == 0) throw std::invalid_argument("relaxed memory: teams and teams per block must be at least 1");
   if (!(c.stale_chance >= 0 && c.stale_chance <= 1)) throw std::invalid_argument("relaxed memory: the stale-read chance must be in [0, 1]");
   if (c.visibility_steps == 0) throw std::invalid_argument("relaxed memory: visibility steps must be at least 1");
-  teams_.reserve(c.teams);
-  for (uint32_t t = 0; t < c.teams; ++t) teams_.emplace_back(c.teams);
-  for (uint32_t b = 0; b < (c.teams + c.teams_per_block - 1) / c.teams_per_block; ++b)
-    sc_cta_.push_back(std::make_unique<Clock>(c.teams));
+  teams_.resize(c.teams);
+  for (uint32_t b = 0; b < (c.teams + c.teams_per_block - 1) / c.teams_per_block; ++b) sc_cta_.push_back(std::make_unique<View>());
 }
 
 RelaxedMemory::~RelaxedMemory() = default;
@@ -101,7 +115,7 @@ RelaxedMemory::Word* RelaxedMemory::word_for(const void* address, size_t bytes, 
 void RelaxedMemory::acquire_from(TeamState& t, uint32_t team, const Message& m, core::order o, core::scope s) {
   if (!m.release) return;
   if (acquires(o)) {
-    if (synchronizes(m, team, s)) t.clock.join(*m.release);
+    if (synchronizes(m, team, s)) t.view.join(*m.release);
   } else if (same_block(m.writer, team)) {
     t.pending_block.join(*m.release);
   } else if (m.scope != core::scope::cta) {
@@ -118,18 +132,11 @@ uint64_t RelaxedMemory::load(uint32_t team, const void* address, size_t bytes, c
   TeamState& t = teams_[team];
   const std::vector<Message>& ms = w->messages;
   const size_t n = ms.size();
-  // The oldest message this team may still read.
+  // The oldest message this team may still read: its view, and visibility.
   const auto a = reinterpret_cast<uintptr_t>(address);
-  const auto seen = t.seen.find(a);
+  const uint64_t floor = t.view.of(a);
   size_t lo = 0;
-  if (seen != t.seen.end())
-    while (lo + 1 < n && ms[lo].serial < seen->second) ++lo;
-  for (size_t i = n; i-- > lo;)
-    if (t.clock.knows(ms[i].writer, ms[i].clock)) {
-      lo = i;
-      break;
-    }
-  while (lo + 1 < n && step - ms[lo + 1].written >= config_.visibility_steps) ++lo;
+  while (lo + 1 < n && (ms[lo].serial < floor || step - ms[lo + 1].written >= config_.visibility_steps)) ++lo;
   size_t pick = n - 1;
   if (lo + 1 < n) {
     const uint64_t draw = detail::mix_pair(detail::mix_pair(config_.seed, step), a ^ (uint64_t(team) << 48));
@@ -138,32 +145,41 @@ uint64_t RelaxedMemory::load(uint32_t team, const void* address, size_t bytes, c
       ++stale_loads_;
     }
   }
-  t.seen[a] = ms[pick].serial;
+  t.view.raise(a, ms[pick].serial);
   acquire_from(t, team, ms[pick], o, s);
   return ms[pick].value;
 }
 
-std::shared_ptr<const RelaxedMemory::Clock> RelaxedMemory::release_of(TeamState& t, core::order o) const {
-  if (releases(o)) return std::make_shared<const Clock>(t.clock);
-  return t.fence_release;
+void RelaxedMemory::forget_settled(View& v, uint64_t step) const {
+  // A word whose newest store every team sees, or whose oldest kept store
+  // the entry already allows, constrains nothing.
+  std::erase_if(v.at, [&](const std::pair<uintptr_t, uint64_t>& e) {
+    const auto it = words_.find(e.first);
+    if (it == words_.end()) return true;
+    const std::vector<Message>& ms = it->second.messages;
+    return e.second <= ms.front().serial || step - ms.back().written >= config_.visibility_steps;
+  });
 }
 
-void RelaxedMemory::append(uint32_t team, Word& w, uint64_t value, std::shared_ptr<const Clock> release, core::scope s,
-                           uint64_t step) {
-  TeamState& t = teams_[team];
+void RelaxedMemory::append(TeamState& t, uint32_t team, uintptr_t address, Word& w, uint64_t value,
+                           std::shared_ptr<const View> release, core::scope s, uint64_t step) {
   Message m;
   m.value = value;
   m.serial = w.next_serial++;
   m.written = step;
   m.writer = team;
-  m.clock = t.clock.of[team];
   m.release = std::move(release);
   m.scope = s;
   w.messages.push_back(std::move(m));
+  t.view.raise(address, w.messages.back().serial);
   // Messages nobody can read any more: the next store to the word is old enough.
   size_t gone = 0;
   while (gone + 1 < w.messages.size() && step - w.messages[gone + 1].written >= config_.visibility_steps) ++gone;
   if (gone) w.messages.erase(w.messages.begin(), w.messages.begin() + std::ptrdiff_t(gone));
+  if (t.view.at.size() > 2 * t.pruned_size + 64) {
+    forget_settled(t.view, step);
+    t.pruned_size = t.view.at.size();
+  }
 }
 
 void RelaxedMemory::store(uint32_t team, void* address, size_t bytes, uint64_t value, core::order o, core::scope s,
@@ -173,10 +189,14 @@ void RelaxedMemory::store(uint32_t team, void* address, size_t bytes, uint64_t v
   if (o == core::order::seq_cst) fence(team, core::order::seq_cst, s);
   Word* w = word_for(address, bytes, true, current);
   TeamState& t = teams_[team];
-  ++t.clock.of[team];
-  const core::scope scope = releases(o) ? s : t.fence_scope;
-  append(team, *w, value, release_of(t, o), scope, step);
-  t.seen[reinterpret_cast<uintptr_t>(address)] = w->messages.back().serial;
+  const auto a = reinterpret_cast<uintptr_t>(address);
+  if (releases(o)) {
+    auto v = std::make_shared<View>(t.view);
+    v->raise(a, w->next_serial);  // the message itself
+    append(t, team, a, *w, value, std::move(v), s, step);
+  } else {
+    append(t, team, a, *w, value, t.fence_release, t.fence_scope, step);
+  }
 }
 
 void RelaxedMemory::rmw(uint32_t team, void* address, size_t bytes, uint64_t before, uint64_t after, core::order o,
@@ -186,39 +206,47 @@ void RelaxedMemory::rmw(uint32_t team, void* address, size_t bytes, uint64_t bef
   TeamState& t = teams_[team];
   const auto a = reinterpret_cast<uintptr_t>(address);
   const Message newest = w->messages.back();  // atomic: it reads the newest
-  t.seen[a] = newest.serial;
+  t.view.raise(a, newest.serial);
   acquire_from(t, team, newest, o, s);
   if (after == before) return;  // nothing stored (a failed CAS)
-  ++t.clock.of[team];
-  std::shared_ptr<const Clock> release = release_of(t, o);
-  core::scope scope = releases(o) ? s : t.fence_scope;
+  std::shared_ptr<const View> release = t.fence_release;
+  core::scope scope = t.fence_scope;
+  if (releases(o)) {
+    auto v = std::make_shared<View>(t.view);
+    v->raise(a, w->next_serial);
+    release = std::move(v);
+    scope = s;
+  }
   if (newest.release) {  // a release sequence goes on through read-modify-writes
     if (!release) {
       release = newest.release;
       scope = newest.scope;
     } else {
-      auto both = std::make_shared<Clock>(*release);
+      auto both = std::make_shared<View>(*release);
       both->join(*newest.release);
       release = std::move(both);
     }
   }
-  append(team, *w, after, std::move(release), scope, step);
-  t.seen[a] = w->messages.back().serial;
+  append(t, team, a, *w, after, std::move(release), scope, step);
 }
 
 void RelaxedMemory::fence(uint32_t team, core::order o, core::scope s) {
   TeamState& t = teams_[team];
   if (acquires(o)) {
-    t.clock.join(t.pending_block);
-    if (s != core::scope::cta) t.clock.join(t.pending_gpu);
+    t.view.join(t.pending_block);
+    t.pending_block.at.clear();
+    if (s != core::scope::cta) {
+      t.view.join(t.pending_gpu);
+      t.pending_gpu.at.clear();
+    }
   }
   if (o == core::order::seq_cst) {
-    Clock& sc = s == core::scope::cta ? *sc_cta_[team / config_.teams_per_block] : *sc_gpu_;
-    t.clock.join(sc);
-    sc = t.clock;
+    View& sc = s == core::scope::cta ? *sc_cta_[team / config_.teams_per_block] : *sc_gpu_;
+    t.view.join(sc);
+    sc = t.view;
   }
   if (releases(o)) {
-    t.fence_release = std::make_shared<const Clock>(t.clock);
+    t.fence_release = std::make_shared<const View>(t.view);
     t.fence_scope = s;
   }
 }

@@ -4,25 +4,24 @@
 // long as nothing the loading team knows of rules it out.
 //
 // Each word written during a run keeps its stores in coherence order
-// (messages); memory itself holds the newest. Each team has a vector clock
-// of the stores it knows of: its own, and those that a release made known
-// to it through an acquire (a load, a read-modify-write or a fence), in
-// the PTX sense of morally strong (both sides' scopes include the other:
-// teams of one block for cta scope, every team for gpu and system). A load
-// may read any message of its word that is
-//   - no older than the newest the team has read or written there
-//     (coherence: CoRR, CoWR, CoRW, CoWW),
-//   - no older than the newest message it knows of (causality: MP, WRC),
-//   - and still visible: a store is seen by everyone once the next store to
-//     its word is `visibility_steps` old (stores become visible eventually,
-//     so spin loops end).
-// Among those it takes the newest, or with `stale_chance` an older one,
-// drawn from the seed and the step (stateless: a replayed schedule reads
-// the same values). Read-modify-writes act on the newest message (they are
-// atomic), and carry a release sequence on. Fences: acquire joins what the
-// team's relaxed loads read from releases; release makes the team's later
-// relaxed stores carry its clock; sequentially consistent fences also meet
-// in one clock per scope (SB and IRIW are then forbidden).
+// (messages, numbered); memory itself holds the newest. Each team has a
+// view: for each word, the oldest message it may still read, raised by
+// what it reads and writes (coherence: CoRR, CoWR, CoRW, CoWW) and by what
+// it learns. A release store or read-modify-write carries the writer's
+// view (cumulative: what it has read, too), and an acquire that reads it
+// joins that view, when the two are morally strong (both scopes include
+// the other: teams of one block for cta scope, every team for gpu and
+// system): MP, WRC. A relaxed store after a release fence carries the view
+// at the fence, and what a relaxed load reads waits for the team's next
+// acquire fence. Sequentially consistent fences meet in one view per scope
+// (SB and IRIW are then forbidden). A load reads any message no older than
+// its team's view allows and still visible (a store is seen by everyone
+// once the next store to its word is `visibility_steps` old: stores become
+// visible eventually, so spin loops end): the newest, or with
+// `stale_chance` an older one, drawn from the seed, the step, the team and
+// the word (stateless: a replayed schedule reads the same values).
+// Read-modify-writes act on the newest message (they are atomic) and carry
+// a release sequence on.
 //
 // What it does not model (docs/relaxed-memory.md, the litmus table):
 // load buffering (it never reads a value from the future), lanes of one
@@ -69,7 +68,7 @@ class RelaxedMemory {
   uint64_t stale_loads() const { return stale_loads_; }
 
  private:
-  struct Clock;
+  struct View;
   struct Message;
   struct Word;
   struct TeamState;
@@ -77,14 +76,15 @@ class RelaxedMemory {
   bool same_block(uint32_t a, uint32_t b) const;
   bool synchronizes(const Message& m, uint32_t team, core::scope reader) const;
   void acquire_from(TeamState& t, uint32_t team, const Message& m, core::order o, core::scope s);
-  std::shared_ptr<const Clock> release_of(TeamState& t, core::order o) const;
-  void append(uint32_t team, Word& w, uint64_t value, std::shared_ptr<const Clock> release, core::scope s, uint64_t step);
+  void append(TeamState& t, uint32_t team, uintptr_t address, Word& w, uint64_t value, std::shared_ptr<const View> release,
+              core::scope s, uint64_t step);
+  void forget_settled(View& v, uint64_t step) const;  // keeps views small
 
   RelaxedConfig config_;
   std::unordered_map<uintptr_t, Word> words_;
   std::vector<TeamState> teams_;
-  std::unique_ptr<Clock> sc_gpu_;               // where gpu- and system-scope seq_cst fences meet
-  std::vector<std::unique_ptr<Clock>> sc_cta_;  // per block, for cta-scope ones
+  std::unique_ptr<View> sc_gpu_;               // where gpu- and system-scope seq_cst fences meet
+  std::vector<std::unique_ptr<View>> sc_cta_;  // per block, for cta-scope ones
   uint64_t stale_loads_ = 0;
 };
 

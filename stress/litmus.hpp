@@ -1,0 +1,46 @@
+// Litmus tests of the simulator's memory models: the classic shapes (MP,
+// SB, LB, WRC, IRIW, CoRR, CoWW), each unfenced and with the fences or
+// release/acquire that forbid its weak outcome under PTX, at cta and gpu
+// scope, with the teams in one block or in different ones. Each team is one
+// lane; a run's outcome is its registers. The table they give is in
+// docs/relaxed-memory.md and bench/RESULTS.md (bench/litmus.cpp prints it).
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "structures/core/memory_order.hpp"
+#include "structures/core/sim/simulator.hpp"
+
+namespace warpcheck {
+
+namespace sim {
+class sim_team;
+}
+
+struct LitmusTest {
+  std::string name;       // "MP"
+  std::string variant;    // "relaxed", "release/acquire (gpu)", ...
+  uint32_t teams = 2;
+  bool same_block = false;      // the teams share a block (cta scope reaches across them)
+  bool allowed_by_ptx = true;   // the weak outcome, under the PTX memory model
+  bool model_produces = true;   // relaxed mode can produce it (false: a documented gap)
+  // Team t's program: words x and y (zero at the start), its registers.
+  std::function<void(sim::sim_team& t, uint64_t* x, uint64_t* y, uint64_t* regs)> body;
+  std::function<bool(const uint64_t* regs)> weak;  // regs: 4 a team
+  std::string weak_text;                           // "r0=1 r1=0"
+};
+
+// Every test: each shape unfenced, and fenced at cta scope (same block and
+// across blocks) and at gpu scope.
+std::vector<LitmusTest> litmus_tests();
+
+struct LitmusCount {
+  uint64_t runs = 0, weak = 0;
+  uint64_t first_weak_seed = 0;  // 0: none
+};
+// `seeds` runs from `first_seed` in the given memory model.
+LitmusCount run_litmus(const LitmusTest& test, sim::MemoryModel model, uint64_t seeds, uint64_t first_seed = 1);
+
+}  // namespace warpcheck
