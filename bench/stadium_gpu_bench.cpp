@@ -27,7 +27,6 @@
 
 #include "linearizability/checker.hpp"
 #include "stress/gpu/device_info.hpp"
-#include "stress/harness/recorded_history.hpp"
 #include "stress/stadium/gpu.hpp"
 
 using namespace warpcheck;
@@ -41,16 +40,13 @@ const char* kernel_name(stadium_kernel k) {
   return k == stadium_kernel::stash ? "Stash" : k == stadium_kernel::clstash ? "clStash" : "hybrid";
 }
 
-// The phases' logs as one history (ids renumbered), checked.
-std::string checked(const std::vector<std::unique_ptr<HostLog>>& logs) {
-  HistoryMeta meta;
-  meta.model = ModelId::Multimap;
+// The phases' histories as one (ids renumbered), checked.
+std::string checked(const std::vector<History>& phases) {
   History all;
-  all.meta = meta;
-  for (const auto& log : logs) {
-    History h = history_from_log(*log, meta);
+  all.meta.model = ModelId::Multimap;
+  for (const History& h : phases) {
     all.meta.incomplete = all.meta.incomplete || h.meta.incomplete;
-    for (Operation& op : h.ops) {
+    for (Operation op : h.ops) {
       op.id = all.ops.size();
       all.ops.push_back(op);
     }
@@ -127,7 +123,7 @@ int main(int argc, char** argv) {
     spec.absent_lookups = row.ticket_bits > 1 || row.printed;
     spec.repeats = quick ? 1 : 3;
     const gpu::StadiumBenchResult r = gpu::run_stadium_bench(spec);
-    std::string check = spec.keep_log ? checked(r.logs) : "-";
+    std::string check = spec.keep_log ? checked(r.histories) : "-";
     if (spec.keep_log) bad += check.rfind("LINEARIZABLE", 0) != 0;
     if (r.faults || !r.invariant_violations.empty()) {
       ++bad;

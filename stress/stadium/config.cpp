@@ -97,23 +97,41 @@ uint32_t stadium_switch_round(const StadiumConfig& c, uint32_t per_lane) {
 
 uint32_t stadium_sim_lanes(const StadiumConfig& c) { return c.kernel == stadium_kernel::stash ? 1 : 32; }
 
-uint32_t stadium_streams(const StadiumConfig& c) {
-  switch (c.kernel) {
-    case stadium_kernel::stash: return c.teams * 32;
-    case stadium_kernel::clstash: return c.teams;
-    case stadium_kernel::hybrid: return c.teams * 33;
+namespace {
+
+// Rounds (operations a lane) of `per_lane` each part records.
+uint32_t lane_rounds(const StadiumConfig& c, uint32_t per_lane) {
+  return c.kernel == stadium_kernel::stash ? per_lane : c.kernel == stadium_kernel::hybrid ? stadium_switch_round(c, per_lane) : 0;
+}
+uint32_t warp_rounds(const StadiumConfig& c, uint32_t per_lane) {
+  return c.kernel == stadium_kernel::stash ? 0 : per_lane - lane_rounds(c, per_lane);
+}
+
+}  // namespace
+
+StadiumLogShape stadium_lane_log(const StadiumConfig& c) {
+  if (c.kernel == stadium_kernel::clstash) return {};
+  const uint32_t prefill = prefill_ops(c, OpKind::Insert).per_lane;
+  return {c.teams * 32, (c.log_capacity ? c.log_capacity : lane_rounds(c, c.ops_per_lane)) + lane_rounds(c, prefill)};
+}
+
+StadiumLogShape stadium_warp_log(const StadiumConfig& c) {
+  if (c.kernel == stadium_kernel::stash) return {};
+  const uint32_t prefill = prefill_ops(c, OpKind::Insert).per_lane;
+  return {c.teams, 32 * ((c.log_capacity ? c.log_capacity : warp_rounds(c, c.ops_per_lane)) + warp_rounds(c, prefill))};
+}
+
+History stadium_history(const StadiumConfig& c, const HostLog& lanes, const HostLog& warps, HistoryMeta meta) {
+  History h = history_from_log(lanes, meta);
+  const History w = history_from_log(warps, meta);
+  const uint32_t first_warp_team = c.kernel == stadium_kernel::hybrid ? lanes.view().streams : 0;
+  h.meta.incomplete = h.meta.incomplete || w.meta.incomplete;
+  for (Operation op : w.ops) {
+    op.id = h.ops.size();
+    op.team += first_warp_team;
+    h.ops.push_back(op);
   }
-  return 0;
-}
-
-uint32_t stadium_stream_capacity(const StadiumConfig& c) {
-  const uint32_t prefill_per_lane = prefill_ops(c, OpKind::Insert).per_lane;
-  const uint32_t per_lane = (c.log_capacity ? c.log_capacity : c.ops_per_lane) + prefill_per_lane;
-  return c.kernel == stadium_kernel::stash ? per_lane : 32 * per_lane;
-}
-
-uint32_t stadium_warp_stream(const StadiumConfig& c, uint32_t warp) {
-  return c.kernel == stadium_kernel::hybrid ? c.teams * 32 + warp : warp;
+  return h;
 }
 
 MemoryLayout stadium_layout(const StadiumConfig& c) {
@@ -303,14 +321,15 @@ CheckedRun run_stadium_sim(const StadiumConfig& c, const sim::SimConfig& sim, co
   const bool stash = c.kernel == stadium_kernel::stash;
   const size_t queue_words = size_t(32) * structures::stadium_job::kWords;
   std::vector<uint32_t> queues(stash ? 0 : c.teams * queue_words);
-  HostLog log(stadium_streams(c), stadium_stream_capacity(c));
+  const StadiumLogShape lane_shape = stadium_lane_log(c), warp_shape = stadium_warp_log(c);
+  HostLog lanes(lane_shape.streams, lane_shape.capacity), warps(warp_shape.streams, warp_shape.capacity);
   HistoryMeta meta;
   meta.model = ModelId::Multimap;
   meta.seed = sim.seed;
-  // `warps` warps run `work` (32 x per_lane a warp); for Stash every lane
+  // `n_warps` warps run `work` (32 x per_lane a warp); for Stash every lane
   // is a team of the simulator.
-  auto run = [&](sim::SimConfig config, const core::workload_op* work, uint32_t warps, uint32_t per_lane) {
-    config.teams = stash ? warps * 32 : warps;
+  auto run = [&](sim::SimConfig config, const core::workload_op* work, uint32_t n_warps, uint32_t per_lane) {
+    config.teams = stash ? n_warps * 32 : n_warps;
     sim::Simulator simulator(config);
     memory.add_shadow_pools(simulator.shadow());
     if (!stash)
@@ -320,8 +339,8 @@ CheckedRun run_stadium_sim(const StadiumConfig& c, const sim::SimConfig& sim, co
     return simulator.run([&](sim::sim_team& t) {
       const uint32_t team = t.team_id();
       const structures::stadium_team_work w{work + size_t(team) * per_team, per_lane, switch_round,
-                                            stash ? nullptr : queues.data() + team * queue_words, stadium_warp_stream(c, team)};
-      structures::run_stadium_team(t, s, c.kernel, w, &log.view());
+                                            stash ? nullptr : queues.data() + team * queue_words, team};
+      structures::run_stadium_team(t, s, c.kernel, w, {&lanes.view(), &warps.view()});
     });
   };
   CheckedRun out;
@@ -336,13 +355,13 @@ CheckedRun run_stadium_sim(const StadiumConfig& c, const sim::SimConfig& sim, co
     out.run.report = run(alone, prefill.ops.data(), 1, prefill.per_lane);
     if (!out.run.report.ok()) {
       out.run.report.message = "prefill: " + out.run.report.message;
-      out.run.history = history_from_log(log, meta);
+      out.run.history = stadium_history(c, lanes, warps, meta);
       return out;
     }
     concurrent.clock_offset = out.run.report.steps + 1;
   }
   out.run.report = run(concurrent, ops.data(), c.teams, c.ops_per_lane);
-  out.run.history = history_from_log(log, meta);
+  out.run.history = stadium_history(c, lanes, warps, meta);
   if (out.run.report.ok()) out.invariant_violations = check_stadium_invariants(c, s, out.run.history);
   return out;
 }

@@ -24,7 +24,7 @@ struct StadiumConfig : WarpWorkload {  // teams are warps
   double load = 0.8;       // the table's load factor before the run (filler pairs)
   uint32_t buckets = 0;    // at least this many (rounded up to a prime); 0: room for every insert at `load`
   double switch_at = 0.5;  // hybrid: the fraction of each lane's operations Stash runs
-  uint32_t log_capacity = 0;  // records a stream; 0: exactly enough
+  uint32_t log_capacity = 0;  // records a lane's operations may take (before the prefill's); 0: exactly enough
 };
 
 // The fixes' names, in structures::stadium_fix bit order.
@@ -39,12 +39,20 @@ uint32_t stadium_fillers(const StadiumConfig& c);  // pairs in the table before 
 uint32_t stadium_switch_round(const StadiumConfig& c, uint32_t per_lane);
 // Lanes a simulator team: 1 for Stash (a lane is a team), 32 otherwise.
 uint32_t stadium_sim_lanes(const StadiumConfig& c);
-// The history log: streams (lanes' for Stash, warps' for clStash, both for
-// the hybrid), records a stream (the prefill's included: warp 0 runs it
-// first), and a warp's stream.
-uint32_t stadium_streams(const StadiumConfig& c);
-uint32_t stadium_stream_capacity(const StadiumConfig& c);
-uint32_t stadium_warp_stream(const StadiumConfig& c, uint32_t warp);
+// The history log's two parts (structures::stadium_logs): lanes' streams
+// (Stash and the hybrid's Stash rounds: 32 a warp) and warps' streams
+// (clStash and the hybrid's clStash rounds), each with room for its
+// records, the prefill's included (warp 0 runs it first). A kernel that
+// records nothing in a part has no streams there.
+struct StadiumLogShape {
+  uint32_t streams = 0, capacity = 0;
+};
+StadiumLogShape stadium_lane_log(const StadiumConfig& c);
+StadiumLogShape stadium_warp_log(const StadiumConfig& c);
+// The two parts as one history: lanes' streams are teams 0 .. 32 x teams - 1,
+// warps' follow them in the hybrid (team 32 x teams + warp), and are teams
+// 0 .. teams - 1 for clStash.
+History stadium_history(const StadiumConfig& c, const HostLog& lanes, const HostLog& warps, HistoryMeta meta);
 
 // The ticket board (all ones: every ticket never used) and the buckets.
 MemoryLayout stadium_layout(const StadiumConfig& c);

@@ -27,28 +27,46 @@ constexpr uint32_t kQueueWords = 32 * stadium_job::kWords;
 
 template <bool Record>
 __global__ void stadium_ops_kernel(stadium_hash s, stadium_kernel kernel, const core::workload_op* ops, uint32_t teams,
-                                   uint32_t per_lane, uint32_t switch_round, uint32_t warp_stream_base, history_log log,
+                                   uint32_t per_lane, uint32_t switch_round, history_log lanes, history_log warps,
                                    cuda_backend::device_context ctx) {
   __shared__ uint32_t queues[kWarpsPerBlock * kQueueWords];  // clStash: a queue a warp
   cuda_backend::warp_team t(ctx);
   const uint32_t warp = t.team_id();
   if (warp >= teams) return;  // the last block's spare warps
   const structures::stadium_team_work w{ops + size_t(warp) * 32 * per_lane, per_lane, switch_round,
-                                        queues + (threadIdx.x / 32) * kQueueWords, warp_stream_base + warp};
-  structures::run_stadium_team(t, s, kernel, w, Record ? &log : nullptr);
+                                        queues + (threadIdx.x / 32) * kQueueWords, warp};
+  structures::run_stadium_team(t, s, kernel, w, Record ? structures::stadium_logs{&lanes, &warps} : structures::stadium_logs{});
 }
 
+// The two parts of a recorded run's log on the device.
+struct StadiumDeviceLog {
+  DeviceLog lanes, warps;
+  StadiumDeviceLog(const StadiumConfig& c, core::clock_kind clock)
+      : lanes(stadium_lane_log(c).streams, stadium_lane_log(c).capacity, clock),
+        warps(stadium_warp_log(c).streams, stadium_warp_log(c).capacity, clock) {
+    warps.view.ticket = lanes.view.ticket;  // one clock ticket for both parts
+  }
+  void reset() {
+    lanes.reset();
+    warps.reset();
+  }
+  History to_history(const StadiumConfig& c) const {
+    HistoryMeta meta;
+    meta.model = ModelId::Multimap;
+    return stadium_history(c, *lanes.to_host(), *warps.to_host(), meta);
+  }
+};
+
 float launch_stadium(const stadium_hash& s, stadium_kernel kernel, const core::workload_op* ops, uint32_t teams,
-                     uint32_t per_lane, uint32_t switch_round, uint32_t warp_stream_base, const history_log* log,
-                     const cuda_backend::device_context& ctx) {
+                     uint32_t per_lane, uint32_t switch_round, const StadiumDeviceLog* log, const cuda_backend::device_context& ctx) {
   const uint32_t blocks = (teams + kWarpsPerBlock - 1) / kWarpsPerBlock;
   return timed_launch([&] {
     if (log)
-      stadium_ops_kernel<true><<<blocks, kWarpsPerBlock * 32>>>(s, kernel, ops, teams, per_lane, switch_round, warp_stream_base,
-                                                                *log, ctx);
+      stadium_ops_kernel<true><<<blocks, kWarpsPerBlock * 32>>>(s, kernel, ops, teams, per_lane, switch_round, log->lanes.view,
+                                                                log->warps.view, ctx);
     else
-      stadium_ops_kernel<false><<<blocks, kWarpsPerBlock * 32>>>(s, kernel, ops, teams, per_lane, switch_round,
-                                                                 warp_stream_base, history_log{}, ctx);
+      stadium_ops_kernel<false><<<blocks, kWarpsPerBlock * 32>>>(s, kernel, ops, teams, per_lane, switch_round, history_log{},
+                                                                 history_log{}, ctx);
   });
 }
 
@@ -185,14 +203,15 @@ std::vector<std::string> check_emptied(const stadium_hash& s) {
 
 }  // namespace
 
-GpuRun run_stadium(const StadiumConfig& c, const std::vector<core::workload_op>& ops, uint64_t spin_bound, core::clock_kind clock) {
+StadiumGpuRun run_stadium(const StadiumConfig& c, const std::vector<core::workload_op>& ops, uint64_t spin_bound,
+                          core::clock_kind clock) {
   validate(c);
   if (ops.size() != size_t(c.teams) * 32 * c.ops_per_lane) throw std::invalid_argument("gpu: stadium workload size does not fit the shape");
   HostMemory image(stadium_layout(c));
   stadium_fill(c, image);
   StadiumMemory memory(c);
   memory.upload(image);
-  DeviceLog log(stadium_streams(c), stadium_stream_capacity(c), clock);
+  const StadiumDeviceLog log(c, clock);
   DeviceBuffer<cuda_backend::device_faults> faults(1);
   const stadium_hash view = stadium_view(c, memory.pointers());
   const cuda_backend::device_context ctx{spin_bound, faults.p};
@@ -200,17 +219,19 @@ GpuRun run_stadium(const StadiumConfig& c, const std::vector<core::workload_op>&
   if (prefill.per_lane) {  // warp 0 alone first: a kernel boundary is an exact cut
     const auto device_prefill = to_device(prefill.ops);
     launch_stadium(view, c.kernel, thrust::raw_pointer_cast(device_prefill.data()), 1, prefill.per_lane,
-                   stadium_switch_round(c, prefill.per_lane), stadium_warp_stream(c, 0), &log.view, ctx);
+                   stadium_switch_round(c, prefill.per_lane), &log, ctx);
   }
   const auto device_ops = to_device(ops);
-  GpuRun run;
+  StadiumGpuRun out;
+  GpuRun& run = out.run;
   run.kernel_ms = launch_stadium(view, c.kernel, thrust::raw_pointer_cast(device_ops.data()), c.teams, c.ops_per_lane,
-                                 stadium_switch_round(c, c.ops_per_lane), stadium_warp_stream(c, 0), &log.view, ctx);
+                                 stadium_switch_round(c, c.ops_per_lane), &log, ctx);
   faults.to_host(&run.faults);
-  run.log = log.to_host();
+  run.log = std::make_unique<HostLog>(0, 0);  // the records are in `history`
   run.memory = memory.to_host();
   run.device_bases = memory.bases();
-  return run;
+  out.history = log.to_history(c);
+  return out;
 }
 
 StadiumBenchResult run_stadium_bench(const StadiumBenchSpec& spec) {
@@ -239,8 +260,8 @@ StadiumBenchResult run_stadium_bench(const StadiumBenchSpec& spec) {
   DeviceBuffer<cuda_backend::device_faults> faults(1);
   const cuda_backend::device_context ctx{uint64_t(1) << 22, faults.p};
   thrust::device_vector<core::workload_op> ops(spec.pairs);
-  std::unique_ptr<DeviceLog> log;
-  if (spec.record) log = std::make_unique<DeviceLog>(stadium_streams(c), stadium_stream_capacity(c), core::clock_kind::global_timer);
+  std::unique_ptr<StadiumDeviceLog> log;
+  if (spec.record) log = std::make_unique<StadiumDeviceLog>(c, core::clock_kind::global_timer);
   const stadium_hash view = stadium_view(c, memory.pointers());
 
   StadiumBenchResult r;
@@ -254,9 +275,8 @@ StadiumBenchResult run_stadium_bench(const StadiumBenchSpec& spec) {
       thrust::tabulate(thrust::device, ops.begin(), ops.end(), bench_op{spec.pairs, phase});
       if (log) log->reset();
       ms[phase].push_back(launch_stadium(view, c.kernel, thrust::raw_pointer_cast(ops.data()), c.teams, c.ops_per_lane,
-                                         stadium_switch_round(c, c.ops_per_lane), stadium_warp_stream(c, 0),
-                                         log ? &log->view : nullptr, ctx));
-      if (log && spec.keep_log && rep == 0) r.logs.push_back(log->to_host());
+                                         stadium_switch_round(c, c.ops_per_lane), log.get(), ctx));
+      if (log && spec.keep_log && rep == 0) r.histories.push_back(log->to_history(c));
       if (rep == 0 && (phase == 0 || phase == 3)) {
         const auto host = memory.to_host();
         const auto bad = phase == 0 ? check_built(stadium_view(c, host->pointers()), spec.pairs)

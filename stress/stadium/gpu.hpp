@@ -13,15 +13,21 @@
 namespace warpcheck::gpu {
 
 // One recorded run of a workload (teams x 32 x ops_per_lane): the board in
-// GPU memory, the table where c says, the fillers uploaded first.
-GpuRun run_stadium(const StadiumConfig& c, const std::vector<core::workload_op>& ops, uint64_t spin_bound,
-                   core::clock_kind clock = core::clock_kind::global_timer);
+// GPU memory, the table where c says, the fillers uploaded first, warp 0's
+// prefill launched alone before. The history comes from both parts of the
+// log (stadium_history); run.log is left empty.
+struct StadiumGpuRun {
+  GpuRun run;
+  History history;
+};
+StadiumGpuRun run_stadium(const StadiumConfig& c, const std::vector<core::workload_op>& ops, uint64_t spin_bound,
+                          core::clock_kind clock = core::clock_kind::global_timer);
 
 // The paper's evaluation (section IV, Figure 19) on `pairs` distinct keys:
 // a fresh table of the smallest prime above pairs / load buckets, then four
 // kernels in turn, each one operation a slot: insert every pair, retrieve
 // every key, retrieve half present and half absent keys, delete every key.
-// Medians of `repeats` fresh tables; recording on: each phase's log,
+// Medians of `repeats` fresh tables; recording on: each phase's history,
 // returned when `keep_log` (for checking).
 struct StadiumBenchSpec {
   uint64_t pairs = uint64_t(1) << 25;
@@ -41,7 +47,7 @@ struct StadiumBenchResult {
   uint32_t buckets = 0;
   double insert_ms = 0, find_ms = 0, find_half_ms = 0, erase_ms = 0;
   uint64_t faults = 0;
-  std::vector<std::unique_ptr<HostLog>> logs;  // keep_log: one a phase
+  std::vector<History> histories;  // keep_log: one a phase
   // After the inserts: every pair live and whole under its key's info
   // bits, nothing else; after the deletes: every ticket available.
   std::vector<std::string> invariant_violations;

@@ -6,8 +6,9 @@
 //            runs its first `switch_round` operations a lane by Stash, then
 //            the rest by clStash (the paper fixes the switch point offline,
 //            as a position in the input)
-// Streams of the log: a lane's (Stash) is its number across the grid, the
-// warp's (clStash) is `warp_stream`.
+// The log is in two parts: lanes' streams (Stash: a lane's stream is its
+// number across the grid) and warps' streams (clStash: a warp's is its
+// number); each part is sized for what its kernel records.
 #pragma once
 #include <cstdint>
 
@@ -17,24 +18,28 @@
 
 namespace warpcheck::structures {
 
+struct stadium_logs {
+  const history_log* lanes = nullptr;  // Stash's records (null: none kept)
+  const history_log* warps = nullptr;  // clStash's
+};
+
 struct stadium_team_work {
   const core::workload_op* ops;  // the team's: lane-major, per_lane each
   uint32_t per_lane;
   uint32_t switch_round;  // hybrid: the rounds Stash runs
   uint32_t* queue;        // clStash, hybrid: the warp's 32 * stadium_job::kWords scratch words
-  uint32_t warp_stream;
+  uint32_t warp;          // the warp's number: its stream of logs.warps
 };
 
 template <class Team>
-WC_HD bool run_stadium_team(Team& t, const stadium_hash& s, stadium_kernel kernel, const stadium_team_work& w,
-                            const history_log* log) {
-  if (kernel == stadium_kernel::clstash) return run_clstash_ops(t, s, w.ops, w.per_lane, 0, w.queue, log, w.warp_stream);
+WC_HD bool run_stadium_team(Team& t, const stadium_hash& s, stadium_kernel kernel, const stadium_team_work& w, stadium_logs logs) {
+  if (kernel == stadium_kernel::clstash) return run_clstash_ops(t, s, w.ops, w.per_lane, 0, w.queue, logs.warps, w.warp);
   core::lane_team<Team> me(t);
   const uint32_t rounds = kernel == stadium_kernel::stash ? w.per_lane : w.switch_round;
-  const bool ok = run_stash_ops(me, s, w.ops + size_t(t.lane()) * w.per_lane, rounds, log);
+  const bool ok = run_stash_ops(me, s, w.ops + size_t(t.lane()) * w.per_lane, rounds, logs.lanes);
   if (kernel == stadium_kernel::stash) return ok;
   if (t.any(!ok)) return false;  // the warp meets again here
-  return run_clstash_ops(t, s, w.ops, w.per_lane, w.switch_round, w.queue, log, w.warp_stream);
+  return run_clstash_ops(t, s, w.ops, w.per_lane, w.switch_round, w.queue, logs.warps, w.warp);
 }
 
 }  // namespace warpcheck::structures

@@ -131,6 +131,7 @@ WC_HD bool run_clstash_ops(Team& t, const stadium_hash& s, const core::workload_
     // (accumulated - 2 for the first lane): it overwrites queued jobs, and
     // when the queue is nearly empty it falls below the queue's start.
     // Fix S5: accumulated + threadScan - 1, the entries above the top.
+    t.sync();  // the pops above are done before any lane writes an entry (a ballot orders no memory)
     const uint32_t scan = uint32_t(core::popcount(t.ballot(!free) & upto));  // line 24
     if (!free) {
       const uint32_t address = s.fixed(stadium_fix::push_above_queue) ? accumulated + scan - 1 : accumulated - scan - 1;
@@ -138,6 +139,7 @@ WC_HD bool run_clstash_ops(Team& t, const stadium_hash& s, const core::workload_
       held = false;
     }
     accumulated += unsuccessful;  // line 27
+    t.sync();  // the pushes are visible to the lanes that pop them
   }
   // "Our implementation contains code to take care of what remains in the
   // shared memory after the outmost loop terminates": free lanes take
