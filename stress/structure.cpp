@@ -58,6 +58,12 @@ OptionTable run_options() {
       only_on(sim, real_option("delays", "the chance that a write, or a wide read's transaction, makes its team sit out --delay-steps steps (widens windows)",
                                "0", 0, 1)),
       only_on(sim, integer_option("delay-steps", "how many steps a delayed team sits out", "2000", 1, uint64_t(1) << 32)),
+      only_on(sim, choice_option("memory-model", "sc: every load sees the newest store; relaxed: what PTX allows "
+                                                 "(docs/relaxed-memory.md)", "sc", {"sc", "relaxed"})),
+      only_on(sim, real_option("stale-reads", "relaxed memory: the chance that a load that may see an older store does", "0.5", 0, 1)),
+      only_on(sim, integer_option("visibility-steps", "relaxed memory: steps after which a store is seen by every team",
+                                  "4000", 1, uint64_t(1) << 32)),
+      only_on(sim, integer_option("teams-per-block", "teams a thread block holds (cta scope spans them)", "1", 1, 1u << 16)),
       only_on({Backend::Sim, Backend::Gpu},
               integer_option("spin-bound", "iterations of one spin loop before it is reported as a deadlock",
                              Defaults{"20000", "", "1048576"}, 1, uint64_t(1) << 40)),

@@ -111,9 +111,10 @@ struct StructureSpec {
   std::string model;                    // the sequential model(s), in words
   std::vector<std::string> invariants;  // quiescent invariants checked after each run
   std::vector<SuiteRun> suite;
-  // Why the recorded linearization points are not judged off the simulator
-  // (empty: judged on every back-end), e.g. points that are loads, which
-  // hardware can stamp only with a clock read after them.
+  // Why the recorded linearization points are judged only on the simulator
+  // with sequentially consistent memory (empty: judged everywhere), e.g.
+  // points that are loads: hardware stamps a load only with a clock read
+  // after it, and in relaxed memory a load may return an older store.
   std::string points_only_in_simulator;
 };
 

@@ -38,41 +38,41 @@ class lane_team {
 
   // ---- shared words: the parent's ----
   template <class W>
-  WC_HD W load(const W* p, order o = order::relaxed, scope s = scope::gpu) {
+  WC_HD W load(const W* p, order o, scope s) {
     return p_.load(p, o, s);
   }
   template <class W>
-  WC_HD void store(W* p, W v, order o = order::relaxed, scope s = scope::gpu) {
+  WC_HD void store(W* p, W v, order o, scope s) {
     p_.store(p, v, o, s);
   }
   template <class W>
-  WC_HD W cas(W* p, W expected, W desired, order o = order::relaxed, scope s = scope::gpu) {
+  WC_HD W cas(W* p, W expected, W desired, order o, scope s) {
     return p_.cas(p, expected, desired, o, s);
   }
   template <class W>
-  WC_HD W exchange(W* p, W v, order o = order::relaxed, scope s = scope::gpu) {
+  WC_HD W exchange(W* p, W v, order o, scope s) {
     return p_.exchange(p, v, o, s);
   }
   template <class W>
-  WC_HD W fetch_add(W* p, W v, order o = order::relaxed, scope s = scope::gpu) {
+  WC_HD W fetch_add(W* p, W v, order o, scope s) {
     return p_.fetch_add(p, v, o, s);
   }
   template <class W>
-  WC_HD W fetch_and(W* p, W v, order o = order::relaxed, scope s = scope::gpu) {
+  WC_HD W fetch_and(W* p, W v, order o, scope s) {
     return p_.fetch_and(p, v, o, s);
   }
   template <class W>
-  WC_HD W fetch_or(W* p, W v, order o = order::relaxed, scope s = scope::gpu) {
+  WC_HD W fetch_or(W* p, W v, order o, scope s) {
     return p_.fetch_or(p, v, o, s);
   }
   template <class W>
-  WC_HD W fetch_min(W* p, W v, order o = order::relaxed, scope s = scope::gpu) {
+  WC_HD W fetch_min(W* p, W v, order o, scope s) {
     return p_.fetch_min(p, v, o, s);
   }
-  WC_HD void fence(order o = order::seq_cst, scope s = scope::gpu) { p_.fence(o, s); }
+  WC_HD void fence(order o, scope s) { p_.fence(o, s); }
   // One lane's coalesced load is a plain load of its word.
   template <class W>
-  WC_HD W load_coalesced(const W* p, order o = order::relaxed, scope s = scope::gpu) {
+  WC_HD W load_coalesced(const W* p, order o, scope s) {
     return p ? p_.load(p, o, s) : W{};
   }
   WC_HD uint64_t last_load_step() const { return p_.last_load_step(); }

@@ -58,6 +58,7 @@ enum class heap_mutant : uint8_t {
   skip_partial_merge,  // delete refills the root without merging it with the partial buffer
   no_marked_wait,      // TD: a delete that marked the target does not wait for the insert's keys
   ignore_parked_parent,// BU: an insert merges into a parent another insert has parked, instead of waiting
+  relaxed_unlock,      // MS_UNLOCK's CAS has no release: the node's keys may reach the next holder after the lock does
 };
 
 struct generalized_heap {

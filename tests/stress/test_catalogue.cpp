@@ -72,6 +72,21 @@ TEST_P(DeclaredMutant, IsCaughtByItsOracleAndReplaysFromItsSeed) {
   RecordProperty("first_seed", std::to_string(*h.first_seed));
 }
 
+// A mutant caught only in relaxed memory (a missing fence or release) must
+// be invisible to sequentially consistent memory: what catches it is the
+// memory model, not a schedule.
+TEST_P(DeclaredMutant, NeedingRelaxedMemoryIsNeverCaughtInSequentiallyConsistentMemory) {
+  const MutantCase& c = GetParam();
+  const std::string& run = c.mutant->runs[c.run];
+  const std::string relaxed = "--memory-model relaxed";
+  const size_t at = run.find(relaxed);
+  if (at == std::string::npos) GTEST_SKIP() << c.mutant->name << " is not a relaxed-memory mutant";
+  const std::string sc = run.substr(0, at) + "--memory-model sc" + run.substr(at + relaxed.size());
+  const Hunt h = hunt(*c.structure, Backend::Sim, sc + " --mutant " + c.mutant->name, 100, true);
+  EXPECT_EQ(h.caught, 0u) << c.mutant->name << " was caught in sequentially consistent memory at seed "
+                          << h.first_seed.value_or(0) << " by " << oracle_names(h.first_caught_by);
+}
+
 INSTANTIATE_TEST_SUITE_P(Registry, DeclaredMutant, testing::ValuesIn(declared_mutants()),
                          [](const testing::TestParamInfo<MutantCase>& i) {
                            const MutantCase& c = i.param;

@@ -53,6 +53,10 @@ struct history_log {
   int64_t* keys = nullptr;          // streams * key_capacity: batches of keys
   uint32_t* key_counts = nullptr;   // per stream: keys reserved
   uint32_t key_capacity = 0;        // per stream (0: no batched operations)
+  // A planted recorder bug, for the framework's own tests: the response
+  // stamp taken before the fence that orders the operation's accesses, so
+  // an operation stamped as begun later may not see this one's writes.
+  bool stamps_before_fence = false;
 
   // Called by the lane that owns the operation. Returns its slot, or kNoSlot
   // when the stream is full (then end() and hint() do nothing).
@@ -99,8 +103,10 @@ struct history_log {
 
   template <class Team>
   WC_HD WC_FORCE_INLINE void end(Team& t, uint32_t stream, uint32_t slot, ResultKind kind, int64_t result) const {
+    uint64_t stamp = 0;
+    if (stamps_before_fence) stamp = t.now(clock, ticket);
     t.fence(core::order::seq_cst, core::scope::gpu);
-    const uint64_t stamp = t.now(clock, ticket);
+    if (!stamps_before_fence) stamp = t.now(clock, ticket);
     if (slot == kNoSlot) return;
     log_record& r = records[size_t(stream) * capacity + slot];
     r.result_kind = static_cast<uint8_t>(kind);

@@ -123,7 +123,9 @@ void RelaxedMemory::acquire_from(TeamState& t, uint32_t team, const Message& m, 
   }
 }
 
-uint64_t RelaxedMemory::load(uint32_t team, const void* address, size_t bytes, core::order o, core::scope s, uint64_t step) {
+uint64_t RelaxedMemory::load(uint32_t team, const void* address, size_t bytes, core::order o, core::scope s, uint64_t step,
+                             uint64_t& as_of) {
+  as_of = step;
   uint64_t current = 0;
   std::memcpy(&current, address, bytes);
   if (o == core::order::seq_cst) fence(team, core::order::seq_cst, s);
@@ -135,16 +137,19 @@ uint64_t RelaxedMemory::load(uint32_t team, const void* address, size_t bytes, c
   // The oldest message this team may still read: its view, and visibility.
   const auto a = reinterpret_cast<uintptr_t>(address);
   const uint64_t floor = t.view.of(a);
+  ++loads_;
   size_t lo = 0;
   while (lo + 1 < n && (ms[lo].serial < floor || step - ms[lo + 1].written >= config_.visibility_steps)) ++lo;
   size_t pick = n - 1;
   if (lo + 1 < n) {
-    const uint64_t draw = detail::mix_pair(detail::mix_pair(config_.seed, step), a ^ (uint64_t(team) << 48));
+    // Not from the address: memory moves between runs, a replay must not.
+    const uint64_t draw = detail::mix_pair(detail::mix_pair(config_.seed, step), loads_ ^ (uint64_t(team) << 48));
     if (double(draw >> 11) * 0x1.0p-53 < config_.stale_chance) {
       pick = lo + static_cast<size_t>(detail::mix64(draw) % (n - 1 - lo));
       ++stale_loads_;
     }
   }
+  if (pick + 1 < n) as_of = ms[pick + 1].written - 1;
   t.view.raise(a, ms[pick].serial);
   acquire_from(t, team, ms[pick], o, s);
   return ms[pick].value;

@@ -19,7 +19,7 @@
 // once the next store to its word is `visibility_steps` old: stores become
 // visible eventually, so spin loops end): the newest, or with
 // `stale_chance` an older one, drawn from the seed, the step, the team and
-// the word (stateless: a replayed schedule reads the same values).
+// the load's rank in the run (a replayed schedule reads the same values).
 // Read-modify-writes act on the newest message (they are atomic) and carry
 // a release sequence on.
 //
@@ -53,8 +53,11 @@ class RelaxedMemory {
   ~RelaxedMemory();
 
   // The value `team`'s load of the word at `address` (4 or 8 bytes)
-  // returns; memory holds the newest.
-  uint64_t load(uint32_t team, const void* address, size_t bytes, core::order o, core::scope s, uint64_t step);
+  // returns (memory holds the newest), and in `as_of` the last step at
+  // which that value was the newest: when the load took its value, for
+  // the zombie detector and the recorded points.
+  uint64_t load(uint32_t team, const void* address, size_t bytes, core::order o, core::scope s, uint64_t step,
+                uint64_t& as_of);
   // A store: called before memory is overwritten with `value`.
   void store(uint32_t team, void* address, size_t bytes, uint64_t value, core::order o, core::scope s, uint64_t step);
   // A read-modify-write that read `before` (the newest) and leaves `after`
@@ -86,6 +89,7 @@ class RelaxedMemory {
   std::unique_ptr<View> sc_gpu_;               // where gpu- and system-scope seq_cst fences meet
   std::vector<std::unique_ptr<View>> sc_cta_;  // per block, for cta-scope ones
   uint64_t stale_loads_ = 0;
+  uint64_t loads_ = 0;  // of words with a history: the stale draws' input
 };
 
 }  // namespace warpcheck::sim

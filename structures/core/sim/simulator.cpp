@@ -362,8 +362,9 @@ uint64_t Simulator::coalesced_load(uint32_t lane, const void* address, size_t by
                                                       std::string(unit_state_name(report_.violation->state)) + " unit, at step " +
                                                       std::to_string(step_));
       }
+      lanes_[base + m].last_load_step = step_;
       g.loaded[m] = read(base + m, a, g.bytes[m], o, s);
-      g.loaded_step[m] = step_;
+      g.loaded_step[m] = lanes_[base + m].last_load_step;
     }
     if (config_.delay_probability > 0) maybe_delay(lane);  // the other segments' transactions may come late
   }
@@ -374,7 +375,7 @@ uint64_t Simulator::coalesced_load(uint32_t lane, const void* address, size_t by
 }
 
 uint64_t Simulator::read(uint32_t lane, const void* address, size_t bytes, core::order o, core::scope s) {
-  if (relaxed_) return relaxed_->load(lanes_[lane].team, address, bytes, o, s, step_);
+  if (relaxed_) return relaxed_->load(lanes_[lane].team, address, bytes, o, s, step_, lanes_[lane].last_load_step);
   uint64_t word = 0;
   std::memcpy(&word, address, bytes);
   return word;

@@ -59,7 +59,7 @@ template <class Team>
 WC_HD void move_last_into_root(Team& t, const generalized_heap& h, uint32_t tar) {
   copy_keys(t, h.node(1), h.node(tar), h.k);
   fill_keys(t, h.node(tar), h.k, kEmptyKey);
-  ms_unlock(t, h.variant, h.state(tar), node_state::inuse, node_state::avail);
+  ms_unlock(t, h, h.state(tar), node_state::inuse, node_state::avail);
 }
 
 // After the refill: whether the delete still holds the root for its
@@ -68,7 +68,7 @@ WC_HD void move_last_into_root(Team& t, const generalized_heap& h, uint32_t tar)
 template <class Team>
 WC_HD bool keeps_root_for_descent(Team& t, const generalized_heap& h) {
   if (h.mutant != heap_mutant::early_root_release) return true;
-  ms_unlock(t, h.variant, h.state(1), node_state::inuse, node_state::avail);
+  ms_unlock(t, h, h.state(1), node_state::inuse, node_state::avail);
   return false;
 }
 
@@ -142,7 +142,7 @@ WC_HD uint32_t begin_insert(Team& t, const generalized_heap& h, const scratch& s
   }
   hint(t);
   if (absorb_into_partial_buffer(t, h, sc, n)) {
-    ms_unlock(t, h.variant, h.state(1), node_state::inuse, node_state::avail);
+    ms_unlock(t, h, h.state(1), node_state::inuse, node_state::avail);
     return 0;
   }
   const uint32_t count = read_guarded(t, h.last) + 1;
@@ -182,7 +182,7 @@ WC_HD uint32_t begin_delete(Team& t, const generalized_heap& h, const scratch& s
       tar = 0;
     }
   }
-  if (!tar) ms_unlock(t, h.variant, h.state(1), node_state::inuse, node_state::avail);
+  if (!tar) ms_unlock(t, h, h.state(1), node_state::inuse, node_state::avail);
   return tar;
 }
 

@@ -88,12 +88,12 @@ WC_HD core::op_result bu_insert(Team& t, const generalized_heap& h, const scratc
   if (cur != 1) {                                                               // line 12
     if (!ms_lock(t, v, h.state(cur), avail, inuse)) return gave_up;             // line 13
     hint(t);
-    ms_unlock(t, v, h.state(1), inuse, avail);                                  // line 14
+    ms_unlock(t, h, h.state(1), inuse, avail);                                  // line 14
   }
   copy_keys(t, h.node(cur), sc.items, h.k);                                     // line 15
   uint32_t par_restore = avail;  // the state the parent gets back if left as it is
   while (cur != 1) {                                                            // line 16
-    ms_unlock(t, v, h.state(cur), inuse, inshold);                              // line 17: park
+    ms_unlock(t, h, h.state(cur), inuse, inshold);                              // line 17: park
     uint32_t pstate = inuse, cstate = inuse;                                    // line 18
     // Lines 19-20: wait while the parent is INUSE or INSHOLD (another
     // insert's parked batch): a batch merges only into a settled parent.
@@ -118,7 +118,7 @@ WC_HD core::op_result bu_insert(Team& t, const generalized_heap& h, const scratc
     if (cstate == avail && h.fixed(heap_fix::take_parked_last)) {
       // B1 fixed: a delete took this node as its last and moved the batch
       // into the root; nothing of it is left to bubble up.
-      ms_unlock(t, v, h.state(par), inuse, par_restore);
+      ms_unlock(t, h, h.state(par), inuse, par_restore);
       return {};
     }
     if (cstate == delmod) {                                                     // line 24
@@ -129,15 +129,15 @@ WC_HD core::op_result bu_insert(Team& t, const generalized_heap& h, const scratc
     }
     hint(t);
     if (first_key(t, h, cur) >= last_key(t, h, par)) {                          // line 30
-      ms_unlock(t, v, h.state(par), inuse, par_restore);                        // (reading: release the parent, stop)
+      ms_unlock(t, h, h.state(par), inuse, par_restore);                        // (reading: release the parent, stop)
       break;
     }
     merge_nodes(t, h, sc, par, cur);                                            // line 33
-    ms_unlock(t, v, h.state(cur), inuse, avail);                                // (reading: release the node,
+    ms_unlock(t, h, h.state(cur), inuse, avail);                                // (reading: release the node,
     cur = par;                                                                  //  move up)
     par = cur >> 1;
   }
-  ms_unlock(t, v, h.state(cur), inuse, avail);                                  // line 36
+  ms_unlock(t, h, h.state(cur), inuse, avail);                                  // line 36
   return {};
 }
 
@@ -167,7 +167,7 @@ WC_HD core::op_result bu_delete(Team& t, const generalized_heap& h, const scratc
   const bool root_held = keeps_root_for_descent(t, h);
   uint32_t cur = 1, cstate = avail;                                             // line 13 (reading: AVAIL)
   auto release = [&](uint32_t node, uint32_t restore) {
-    if (node != 1 || root_held) ms_unlock(t, v, h.state(node), inuse, restore);
+    if (node != 1 || root_held) ms_unlock(t, h, h.state(node), inuse, restore);
   };
   for (;;) {                                                                    // line 14
     const uint32_t l = 2 * cur, r = l + 1;                                      // line 15
@@ -183,10 +183,10 @@ WC_HD core::op_result bu_delete(Team& t, const generalized_heap& h, const scratc
     const child_split split = merge_children(t, h, sc, l, r);                   // lines 23-24
     const uint32_t big = split.big, small = split.small;
     const uint32_t big_state = split.left_big ? lstate : rstate, small_state = split.left_big ? rstate : lstate;
-    ms_unlock(t, v, h.state(big), inuse, big_state);                            // line 25
+    ms_unlock(t, h, h.state(big), inuse, big_state);                            // line 25
     if (last_key(t, h, cur) <= first_key(t, h, small)) {                        // line 26
       release(cur, cstate);                                                     // line 27
-      ms_unlock(t, v, h.state(small), inuse, small_state);                      // line 28
+      ms_unlock(t, h, h.state(small), inuse, small_state);                      // line 28
       return got;                                                               // line 29
     }
     merge_nodes(t, h, sc, cur, small);                                          // line 30

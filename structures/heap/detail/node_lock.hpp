@@ -28,19 +28,20 @@ WC_HD void annotate(Team& t, heap_variant v, const uint32_t* w, uint32_t from, u
 // it found, for every lane. Callers that release first sync the team, so
 // every lane's writes to the node are behind the (release) CAS.
 template <class Team>
-WC_HD uint32_t ms_cas(Team& t, heap_variant v, uint32_t* w, uint32_t from, uint32_t to) {
+WC_HD uint32_t ms_cas(Team& t, heap_variant v, uint32_t* w, uint32_t from, uint32_t to, core::order o = core::order::acq_rel) {
   uint32_t old = 0;
   if (t.lane() == 0) {
-    old = t.cas(w, from, to, core::order::acq_rel, core::scope::gpu);
+    old = t.cas(w, from, to, o, core::scope::gpu);
     if (old == from) annotate(t, v, w, from, to);
   }
   return t.shfl(old, 0);
 }
 
 template <class Team>
-WC_HD uint32_t ms_unlock(Team& t, heap_variant v, uint32_t* w, uint32_t from, uint32_t to) {
+WC_HD uint32_t ms_unlock(Team& t, const generalized_heap& h, uint32_t* w, uint32_t from, uint32_t to) {
   t.sync();  // every lane's writes to the node before lane 0 releases it
-  return ms_cas(t, v, w, from, to);
+  return ms_cas(t, h.variant, w, from, to,
+                h.mutant == heap_mutant::relaxed_unlock ? core::order::relaxed : core::order::acq_rel);
 }
 
 // state(x): one acquire load by lane 0, for every lane.

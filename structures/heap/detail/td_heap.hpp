@@ -68,7 +68,7 @@ WC_HD core::op_result td_insert(Team& t, const generalized_heap& h, const scratc
     // Line 20. F1: the paper releases the target's parent here too; the
     // fixed variant keeps it until the target is written (below).
     if (cur != tar || !h.fixed(heap_fix::hold_target_parent)) {
-      ms_unlock(t, v, h.state(parent), inuse, avail);
+      ms_unlock(t, h, h.state(parent), inuse, avail);
       parent = 0;
     }
   }
@@ -78,17 +78,17 @@ WC_HD core::op_result td_insert(Team& t, const generalized_heap& h, const scratc
   if (h.fixed(heap_fix::release_marked_target)) {
     // F2: release the target whenever the keys went to the root (the
     // marking delete waits for it), then what this insert still holds.
-    if (dest != tar) ms_unlock(t, v, h.state(tar), marked, avail);
-    if (cur != tar || dest == tar) ms_unlock(t, v, h.state(cur), inuse, avail);
-    if (parent) ms_unlock(t, v, h.state(parent), inuse, avail);
+    if (dest != tar) ms_unlock(t, h, h.state(tar), marked, avail);
+    if (cur != tar || dest == tar) ms_unlock(t, h, h.state(cur), inuse, avail);
+    if (parent) ms_unlock(t, h, h.state(parent), inuse, avail);
     return {};
   }
   if (tar != cur) {                                                             // line 24
     const uint32_t seen = ms_state(t, h.state(tar));
-    ms_unlock(t, v, h.state(tar), seen, avail);                                 // line 25 (the original target)
+    ms_unlock(t, h, h.state(tar), seen, avail);                                 // line 25 (the original target)
   }
-  ms_unlock(t, v, h.state(cur), inuse, avail);                                  // line 26
-  if (parent) ms_unlock(t, v, h.state(parent), inuse, avail);                   // (F1 fixed alone: the held parent)
+  ms_unlock(t, h, h.state(cur), inuse, avail);                                  // line 26
+  if (parent) ms_unlock(t, h, h.state(parent), inuse, avail);                   // (F1 fixed alone: the held parent)
   return {};
 }
 
@@ -114,7 +114,7 @@ WC_HD core::op_result td_delete(Team& t, const generalized_heap& h, const scratc
   trade_root_with_partial_buffer(t, h, sc);                                     // line 16
   const bool root_held = keeps_root_for_descent(t, h);
   auto release = [&](uint32_t node) {
-    if (node != 1 || root_held) ms_unlock(t, v, h.state(node), inuse, avail);
+    if (node != 1 || root_held) ms_unlock(t, h, h.state(node), inuse, avail);
   };
   uint32_t cur = 1, l = 0;
   for (;;) {                                                                    // line 17
@@ -138,7 +138,7 @@ WC_HD core::op_result td_delete(Team& t, const generalized_heap& h, const scratc
     }
     const child_split split = merge_children(t, h, sc, l, r);                   // lines 30-31
     const uint32_t big = split.big, small = split.small;
-    ms_unlock(t, v, h.state(big), inuse, avail);                                // line 32
+    ms_unlock(t, h, h.state(big), inuse, avail);                                // line 32
     l = small;
     if (last_key(t, h, cur) <= first_key(t, h, l)) break;                       // line 33
     merge_nodes(t, h, sc, cur, l);                                              // line 34
@@ -146,7 +146,7 @@ WC_HD core::op_result td_delete(Team& t, const generalized_heap& h, const scratc
     cur = l;                                                                    // line 36
   }
   release(cur);                                                                 // line 37
-  ms_unlock(t, v, h.state(l), inuse, avail);                                    // line 38
+  ms_unlock(t, h, h.state(l), inuse, avail);                                    // line 38
   return got;
 }
 
