@@ -17,9 +17,10 @@
 #     sm_90, and run where there is a GPU (its history then checked).
 #     Exits 77 (skipped) where there is no nvcc.
 set -u
-build=$1 src=$2 part=$3
+build=$(cd "$1" && pwd) src=$(cd "$2" && pwd) part=$3
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+cd "$tmp" || exit 1  # whatever a program writes by default lands here
 fail() {
   echo "FAIL: $*"
   exit 1
@@ -75,7 +76,22 @@ config_dir=$(dirname "$(find "$prefix" -name warpcheckConfig.cmake | head -1)")
 for lib in recorder linearizability sim; do
   [ -n "$(find "$prefix" -name "libwarpcheck_$lib.a")" ] || fail "no libwarpcheck_$lib.a in the prefix"
 done
-echo "installed: $(find "$prefix" -type f | wc -l) files in $prefix ($((SECONDS - started)) s)"
+# The version file: 0.1 is this package; a later minor or major is not.
+mkdir -p "$tmp/version"
+cat >"$tmp/version/CMakeLists.txt" <<'CMAKE'
+cmake_minimum_required(VERSION 3.24)
+project(version_check LANGUAGES CXX)
+foreach(wanted 0.2 1.0)
+  find_package(warpcheck ${wanted} CONFIG QUIET)
+  if(warpcheck_FOUND)
+    message(FATAL_ERROR "warpcheck ${warpcheck_VERSION} accepted for ${wanted}")
+  endif()
+endforeach()
+find_package(warpcheck 0.1 CONFIG REQUIRED)
+CMAKE
+expect 0 "$tmp/version.log" -- cmake -S "$tmp/version" -B "$tmp/version/build" -DCMAKE_PREFIX_PATH="$prefix"
+grep -q 'set(PACKAGE_VERSION "0.1' "$config_dir/warpcheckConfigVersion.cmake" || fail "the version file is not 0.1.x"
+echo "installed: $(find "$prefix" -type f | wc -l) files in $prefix, version 0.1 ($((SECONDS - started)) s)"
 
 # Small and quick: the examples are tiny, -O1 is plenty to run them here.
 common=(-DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_FLAGS_RELEASE=-O1)

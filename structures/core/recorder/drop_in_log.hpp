@@ -32,9 +32,9 @@ struct op_handle {
   WC_HD bool recorded() const { return slot != history_log::kNoSlot; }
 };
 
-// What a begin with a team stamps with: the team's clock and fence.
+// What a begin with a team needs of it: who it is, its clock and its fence.
 template <class T>
-concept Stamps = requires(T& t, const T& ct, uint64_t* ticket) {
+concept StampingTeam = requires(T& t, const T& ct, uint64_t* ticket) {
   { ct.now(core::clock_kind::ticket, ticket) } -> std::convertible_to<uint64_t>;
   t.fence(core::order::seq_cst, core::scope::gpu);
   { ct.team_id() } -> std::convertible_to<uint32_t>;
@@ -81,13 +81,13 @@ struct log_view {
 
   // From a team of the layer: thread streams are the team's lanes
   // (team_id * size + lane), warp and block streams the team.
-  template <Stamps Team>
+  template <StampingTeam Team>
   WC_HD WC_FORCE_INLINE op_handle begin(Team& t, OpKind kind, int64_t key = 0, int64_t value = 0,
                                         int64_t expected = 0) const {
     const uint64_t stream = team == team_kind::thread ? uint64_t(t.team_id()) * t.size() + t.lane() : t.team_id();
     return begin_with(t, stream, team == team_kind::thread ? 0 : t.lane(), kind, key, value, expected);
   }
-  template <Stamps Team>
+  template <StampingTeam Team>
   WC_HD WC_FORCE_INLINE void end(Team& t, op_handle op, ResultKind result_kind = ResultKind::None,
                                  int64_t result = 0) const {
     if (op.stream != history_log::kNoSlot) log.end(t, op.stream, op.slot, result_kind, result);
