@@ -24,7 +24,7 @@
 #include "stress/gfsl/gpu.hpp"
 #include "stress/gpu/device_info.hpp"
 #include "stress/harness/seed_runs.hpp"
-#include "stress/harness/recorded_history.hpp"
+#include "stress/recorder/recorded_history.hpp"
 #include "stress/slab_hash/gpu.hpp"
 
 using namespace warpcheck;

@@ -15,7 +15,7 @@
 
 #include "linearizability/checker.hpp"
 #include "stress/gpu/device_info.hpp"
-#include "stress/harness/recorded_history.hpp"
+#include "stress/recorder/recorded_history.hpp"
 #include "stress/sorted_set/gpu.hpp"
 
 using namespace warpcheck;

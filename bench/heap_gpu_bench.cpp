@@ -20,7 +20,7 @@
 
 #include "linearizability/checker.hpp"
 #include "stress/gpu/device_info.hpp"
-#include "stress/harness/recorded_history.hpp"
+#include "stress/recorder/recorded_history.hpp"
 #include "stress/heap/gpu.hpp"
 
 using namespace warpcheck;

@@ -14,7 +14,7 @@
 
 #include "linearizability/checker.hpp"
 #include "stress/gpu/device_info.hpp"
-#include "stress/harness/recorded_history.hpp"
+#include "stress/recorder/recorded_history.hpp"
 #include "stress/slab_hash/gpu.hpp"
 
 using namespace warpcheck;

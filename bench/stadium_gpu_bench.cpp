@@ -27,6 +27,7 @@
 
 #include "linearizability/checker.hpp"
 #include "stress/gpu/device_info.hpp"
+#include "stress/recorder/recorded_history.hpp"
 #include "stress/stadium/gpu.hpp"
 
 using namespace warpcheck;

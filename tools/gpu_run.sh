@@ -10,8 +10,8 @@
 # are built on the development machine (sm_90) and carried in a bundle:
 #   bash tools/gpu_run.sh --bundle        # here: build and fill .gpu-bundle/
 #   bash tools/gpu_run.sh [SECTION...]    # there: run from .gpu-bundle/
-# Sections: sass memcheck stress score sanitize bench (default: all, in
-# that order). GPU_BENCH_ARGS are passed to every benchmark program.
+# Sections: sass memcheck stress score sanitize bench examples (default:
+# all, in that order). GPU_BENCH_ARGS are passed to every benchmark program.
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 bundle=.gpu-bundle
@@ -21,6 +21,15 @@ if [ "${1:-}" = --bundle ]; then
     cmake --build build -j"$(nproc)" || exit 1
   rm -rf "$bundle" && mkdir -p "$bundle"
   cp build/bench/*_gpu_bench build/bench/gpu_*_bench build/tools/warpcheck "$bundle"/ 2>/dev/null
+  # The drop-in recorder's CUDA example, built as a user builds it: against
+  # the installed package.
+  prefix=build/gpu-bundle-prefix
+  rm -rf "$prefix" build/gpu-bundle-example
+  cmake --install build --prefix "$prefix" >/dev/null &&
+    cmake -S examples/gpu-queue -B build/gpu-bundle-example -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH="$PWD/$prefix" \
+      -DCMAKE_CUDA_COMPILER="${CUDACXX:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}" >/dev/null &&
+    cmake --build build/gpu-bundle-example --target gpu_queue >/dev/null &&
+    cp build/gpu-bundle-example/gpu_queue "$bundle"/ || exit 1
   # Shared libraries the device image may lack (glibc and the driver excepted).
   for b in "$bundle"/*; do ldd "$b"; done | awk '/=> \// {print $3}' | grep -E 'boost|gomp|cudart|absl' | sort -u |
     xargs -r -I{} cp -L {} "$bundle"/
@@ -36,7 +45,7 @@ mkdir -p "$out"
 export LD_LIBRARY_PATH="$PWD/$bundle${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv | tee "$out/device.txt"
 
-sections=${*:-sass memcheck stress score sanitize bench}
+sections=${*:-sass memcheck stress score sanitize bench examples}
 want() { [[ " $sections " == *" $1 "* ]]; }
 
 if want sass; then
@@ -82,5 +91,15 @@ for b in "$bundle"/*bench; do
   echo "== $(basename "$b")"
   timeout 540 "$b" ${GPU_BENCH_ARGS:-} 2>&1 | tee "$out/$(basename "$b").txt"
   echo "$(basename "$b") exit ${PIPESTATUS[0]}"
+done
+fi
+
+if want examples; then
+echo "== the drop-in recorder's CUDA example (examples/gpu-queue): recording overhead, and its history checked"
+for shape in "--blocks 32 --threads 128 --rounds 4" "--blocks 132 --threads 256 --rounds 2" "--blocks 132 --threads 256 --rounds 2 --clock ticket"; do
+  # shellcheck disable=SC2086
+  timeout 300 "$bundle/gpu_queue" $shape --reps 9 --out "$out/gpu_queue.bin" 2>&1 | tee -a "$out/gpu_queue.txt"
+  echo "gpu_queue $shape exit ${PIPESTATUS[0]}" | tee -a "$out/gpu_queue.txt"
+  timeout 300 "$bundle/warpcheck" check "$out/gpu_queue.bin" 2>&1 | head -3 | tee -a "$out/gpu_queue.txt"
 done
 fi

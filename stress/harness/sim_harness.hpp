@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "stress/harness/recorded_history.hpp"
+#include "stress/recorder/recorded_history.hpp"
 #include "stress/workload.hpp"
 #include "structures/core/sim/sim_team.hpp"
 #include "structures/core/warp_driver.hpp"

@@ -3,7 +3,7 @@
 #pragma once
 #include <vector>
 
-#include "stress/harness/recorded_history.hpp"
+#include "stress/recorder/recorded_history.hpp"
 #include "stress/workload.hpp"
 #include "structures/core/threads/run_threads.hpp"
 #include "structures/core/warp_driver.hpp"

@@ -1,10 +1,10 @@
 // The recorder's host side: device log records turned into a History, with
-// malformed records refused and linearization-point hints carried to the
-// checker.
+// malformed records refused, batches read as the model has them, and
+// linearization-point hints carried to the checker.
 #include <gtest/gtest.h>
 
 #include "linearizability/checker.hpp"
-#include "stress/harness/recorded_history.hpp"
+#include "stress/recorder/recorded_history.hpp"
 #include "structures/core/sim/sim_team.hpp"
 
 namespace warpcheck {
@@ -110,6 +110,71 @@ TEST(Recorder, AResponseStampedBeforeItsFenceIsCaughtInRelaxedMemory) {
   const uint64_t caught = register_violations(true, 400);
   EXPECT_GT(caught, 0u) << "the planted recorder bug was never caught";
   RecordProperty("violations_of_400", std::to_string(caught));
+}
+
+// Which records carry batches is the model's to say: a stack's push and
+// pop carry one value (no key buffer), a queue's batched enqueue and
+// dequeue name ranges of it, as a priority queue's push and pop do.
+TEST(Recorder, BatchesAreReadByTheModel) {
+  HostLog log(1, 4, 8);
+  sim::SimConfig c;
+  c.teams = 1;
+  c.lanes = 1;
+  {
+    sim::Simulator simulator(c);
+    ASSERT_TRUE(simulator.run([&](sim::sim_team& t) {
+      const history_log& v = log.view();
+      uint32_t slot = v.begin(t, 0, OpKind::Push, 7, 0, 0, 0);
+      v.end(t, 0, slot, ResultKind::None, 0);
+      slot = v.begin(t, 0, OpKind::Pop, 0, 0, 0, 0);
+      v.end(t, 0, slot, ResultKind::Value, 7);
+    }).ok());
+  }
+  HistoryMeta meta;
+  meta.model = ModelId::Stack;
+  const History stack = history_from_log(log, meta);
+  ASSERT_EQ(stack.ops.size(), 2u);
+  EXPECT_EQ(stack.ops[0].data.key, 7);
+  EXPECT_EQ(stack.ops[1].data.result, 7);
+  EXPECT_EQ(check_history(stack).verdict, Verdict::Linearizable);
+
+  HostLog batches(1, 4, 8);
+  {
+    sim::Simulator simulator(c);
+    ASSERT_TRUE(simulator.run([&](sim::sim_team& t) {
+      const history_log& v = batches.view();
+      uint32_t slot = v.begin(t, 0, OpKind::EnqueueBatch, 0, 0, 0, 0);
+      uint32_t at = v.reserve_keys(0, 3);
+      for (int i = 0; i < 3; ++i) v.key_at(0, at)[i] = 10 + i;
+      v.batch_in(0, slot, at, 3);
+      v.end(t, 0, slot, ResultKind::None, 0);
+      slot = v.begin(t, 0, OpKind::DequeueBatch, 0, 2, 0, 0);  // asks for 2
+      at = v.reserve_keys(0, 2);
+      v.key_at(0, at)[0] = 10;
+      v.key_at(0, at)[1] = 11;
+      v.batch_out(0, slot, at, 2);
+      v.end(t, 0, slot, ResultKind::Keys, 2);
+    }).ok());
+  }
+  meta.model = ModelId::Queue;
+  const History queue = history_from_log(batches, meta);
+  ASSERT_EQ(queue.ops.size(), 2u);
+  EXPECT_EQ(std::vector<int64_t>(queue.pushed_keys(queue.ops[0]).begin(), queue.pushed_keys(queue.ops[0]).end()),
+            (std::vector<int64_t>{10, 11, 12}));
+  EXPECT_EQ(queue.ops[1].data.value, 2);
+  EXPECT_EQ(std::vector<int64_t>(queue.popped_keys(queue.ops[1]).begin(), queue.popped_keys(queue.ops[1]).end()),
+            (std::vector<int64_t>{10, 11}));
+  EXPECT_EQ(check_history(queue).verdict, Verdict::Linearizable);
+
+  meta.model = ModelId::Set;  // a stack's records are no set's operations
+  try {
+    history_from_log(log, meta);
+    ADD_FAILURE() << "a push was read as a set operation";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("stream 0 record 0 is a push, not an operation of model set"),
+              std::string::npos)
+        << e.what();
+  }
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 
 #include "structures/core/cuda/device_faults.hpp"
 #include "structures/core/cuda/memory.cuh"
+#include "structures/core/recorder/stamp.hpp"
 #include "structures/core/team.hpp"
 
 namespace warpcheck::cuda_backend {
@@ -52,11 +53,7 @@ class team_common {
   __device__ __forceinline__ void note_operation(OpKind, int64_t) {}
 
   __device__ __forceinline__ uint64_t now(core::clock_kind clock, uint64_t* ticket) const {
-    if (clock == core::clock_kind::ticket)
-      return atomicAdd(reinterpret_cast<unsigned long long*>(ticket), 1ull);
-    uint64_t t;
-    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
-    return t;
+    return core::recorder_now(clock, ticket);
   }
 
  protected:

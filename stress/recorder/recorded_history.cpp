@@ -1,8 +1,17 @@
-#include "stress/harness/recorded_history.hpp"
+#include "stress/recorder/recorded_history.hpp"
 
 #include <stdexcept>
 
 namespace warpcheck {
+
+namespace {
+
+// "recorder: stream 2 record 7" + what is wrong with it.
+std::runtime_error record_error(uint32_t stream, uint32_t index, const std::string& what) {
+  return std::runtime_error("recorder: stream " + std::to_string(stream) + " record " + std::to_string(index) + what);
+}
+
+}  // namespace
 
 History history_from_log(const HostLog& log, HistoryMeta meta, uint32_t launch) {
   History h;
@@ -13,8 +22,7 @@ History history_from_log(const HostLog& log, HistoryMeta meta, uint32_t launch) 
     if (log.lost[s]) h.meta.incomplete = true;
     for (uint32_t i = 0; i < log.counts[s]; ++i) {
       const log_record& r = log.records[size_t(s) * v.capacity + i];
-      if (r.kind >= kOpKindCount) throw std::runtime_error("recorder: stream " + std::to_string(s) + " record " +
-                                                           std::to_string(i) + " has op kind " + std::to_string(r.kind));
+      if (r.kind >= kOpKindCount) throw record_error(s, i, " has op kind " + std::to_string(r.kind));
       Operation op;
       op.id = h.ops.size();
       op.team = s;
@@ -22,19 +30,27 @@ History history_from_log(const HostLog& log, HistoryMeta meta, uint32_t launch) 
       op.launch = launch;
       op.call = r.call;
       op.data.kind = static_cast<OpKind>(r.kind);
-      const bool batched = op.data.kind == OpKind::Push || op.data.kind == OpKind::Pop;
-      op.data.key = batched ? 0 : r.key;
+      // The model says which operations carry batches of keys (a priority
+      // queue's push and pop, a queue's batched enqueue and dequeue; a
+      // stack's push and pop are single values): their records name ranges
+      // of the stream's key buffer instead of a key.
+      const OpSpec* spec = h.model().spec(op.data.kind);
+      if (!spec)
+        throw record_error(s, i, " is a " + std::string(op_kind_name(op.data.kind)) + ", not an operation of model " +
+                                     std::string(h.model().name));
+      const bool keys_in = spec->args & kArgKeys, keys_out = spec->returns == Returns::Keys;
+      op.data.key = keys_in || keys_out ? 0 : r.key;
       op.data.value = r.value;
-      op.data.expected = batched ? 0 : r.expected;
+      op.data.expected = keys_out ? 0 : r.expected;
       if (r.ret == kLogPending) {
         op.data.pending = true;
         op.ret = kPendingTime;
       } else {
         op.ret = r.ret;
         op.data.result_kind = static_cast<ResultKind>(r.result_kind);
-        op.data.result = batched ? 0 : r.result;
+        op.data.result = keys_out ? 0 : r.result;
       }
-      if (batched) {
+      if (keys_in || keys_out) {
         // A batch that did not fit was counted as lost (the history is
         // incomplete); its operation is kept pending, with what is known.
         auto take = [&](int64_t offset, int64_t count, uint32_t& begin, uint32_t& n) {
@@ -47,12 +63,10 @@ History history_from_log(const HostLog& log, HistoryMeta meta, uint32_t launch) 
           h.key_pool.insert(h.key_pool.end(), from, from + count);
           return true;
         };
-        bool whole = op.data.kind != OpKind::Push || take(r.key, r.value, op.data.keys_begin, op.data.keys_count);
-        if (whole && !op.data.pending && op.data.kind == OpKind::Pop)
-          whole = take(r.expected, r.result, op.data.out_begin, op.data.out_count);
+        bool whole = !keys_in || take(r.key, r.value, op.data.keys_begin, op.data.keys_count);
+        if (whole && !op.data.pending && keys_out) whole = take(r.expected, r.result, op.data.out_begin, op.data.out_count);
         if (!whole) {
-          if (!h.meta.incomplete) throw std::runtime_error("recorder: stream " + std::to_string(s) + " record " +
-                                                           std::to_string(i) + " names keys outside its buffer");
+          if (!h.meta.incomplete) throw record_error(s, i, " names keys outside its buffer");
           op.data.pending = true;
           op.ret = kPendingTime;
           op.data.result_kind = ResultKind::None;
@@ -64,8 +78,7 @@ History history_from_log(const HostLog& log, HistoryMeta meta, uint32_t launch) 
         op.hint = r.hint;
       }
       clear_unused_fields(h.model(), op);
-      if (auto err = operation_error(h.model(), op, h.key_pool.size()))
-        throw std::runtime_error("recorder: stream " + std::to_string(s) + " record " + std::to_string(i) + ": " + *err);
+      if (auto err = operation_error(h.model(), op, h.key_pool.size())) throw record_error(s, i, ": " + *err);
       h.ops.push_back(op);
     }
   }

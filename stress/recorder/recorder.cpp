@@ -1,0 +1,151 @@
+#include "stress/recorder/recorder.hpp"
+
+#include <algorithm>
+#include <new>
+#include <stdexcept>
+
+#include "linearizability/detail/json_cursor.hpp"
+#include "linearizability/formats.hpp"
+#include "stress/recorder/recorded_history.hpp"
+
+namespace warpcheck::record {
+
+namespace {
+
+std::string clock_name(core::clock_kind c) { return c == core::clock_kind::ticket ? "ticket" : "globaltimer"; }
+
+// The header's configuration: the recorder's shape and what it lost, then
+// the run's own parameters as given.
+std::string header_config(const Settings& s, uint64_t lost, uint64_t unrecorded) {
+  std::string out = "{\"recorder\":{\"team\":\"" + std::string(team_kind_name(s.team)) +
+                    "\",\"teams\":" + std::to_string(s.teams) + ",\"ops_per_team\":" + std::to_string(s.ops_per_team) +
+                    ",\"clock\":\"" + clock_name(s.clock) + "\",\"lost\":" + std::to_string(lost) +
+                    ",\"unrecorded\":" + std::to_string(unrecorded) + "}";
+  if (!s.config.empty()) out += ",\"run\":" + s.config;
+  return out + "}";
+}
+
+}  // namespace
+
+std::string_view team_kind_name(team_kind team) {
+  switch (team) {
+    case team_kind::thread: return "thread";
+    case team_kind::warp: return "warp";
+    case team_kind::block: return "block";
+  }
+  return "?";
+}
+
+void validate(const Settings& s) {
+  if (!find_model(s.model))
+    throw std::invalid_argument("recorder: model \"" + s.model + "\" is not one of " + model_names());
+  if (s.teams == 0) throw std::invalid_argument("recorder: no teams to record (teams is 0)");
+  if (s.ops_per_team == 0) throw std::invalid_argument("recorder: no room for records (ops_per_team is 0)");
+  // Streams are indexed by 32-bit slots, and the buffers must be allocatable.
+  const uint64_t records = uint64_t(s.teams) * s.ops_per_team;
+  constexpr uint64_t kMaxBytes = uint64_t(1) << 40;
+  if (records > kMaxBytes / sizeof(log_record))
+    throw std::invalid_argument("recorder: " + std::to_string(s.teams) + " teams x " + std::to_string(s.ops_per_team) +
+                                " records need " + std::to_string(records * sizeof(log_record) >> 30) +
+                                " GiB, past the 1 TiB the recorder allocates");
+  if (!s.config.empty()) {
+    if (s.config.find('\n') != std::string::npos || s.config.find('\r') != std::string::npos)
+      throw std::invalid_argument("recorder: the configuration must be one line of JSON");
+    try {
+      detail::JsonCursor c(s.config);
+      if (c.peek() != '{') c.fail("the configuration must be a JSON object");
+      c.skip_value();
+      if (!c.at_end()) c.fail("text after the configuration's object");
+    } catch (const detail::JsonCursor::Error& e) {
+      throw std::invalid_argument("recorder: configuration, column " + std::to_string(e.column) + ": " + e.message);
+    }
+  }
+}
+
+uint64_t teams_for_launch(team_kind team, uint64_t blocks, uint64_t threads_per_block) {
+  switch (team) {
+    case team_kind::thread: return blocks * threads_per_block;
+    case team_kind::warp: return blocks * ((threads_per_block + 31) / 32);
+    case team_kind::block: return blocks;
+  }
+  return 0;
+}
+
+Summary summarize(const HostLog& log, const Settings& s, uint64_t unrecorded) {
+  Summary out;
+  out.unrecorded = unrecorded;
+  const history_log& v = log.view();
+  uint32_t fullest = 0;
+  for (uint32_t t = 0; t < v.streams; ++t) {
+    const uint32_t kept = std::min(log.counts[t], v.capacity);
+    out.operations += kept;
+    for (uint32_t i = 0; i < kept; ++i) out.pending += log.records[size_t(t) * v.capacity + i].ret == kLogPending;
+    out.lost += log.lost[t];
+    const uint64_t wanted = uint64_t(kept) + log.lost[t];
+    if (wanted > out.needed_per_team) {
+      out.needed_per_team = static_cast<uint32_t>(std::min<uint64_t>(wanted, UINT32_MAX));
+      fullest = t;
+    }
+  }
+  if (out.lost)
+    out.message = "incomplete: " + std::to_string(out.lost) + " operation(s) did not fit their team's buffer (team " +
+                  std::to_string(fullest) + " ran " + std::to_string(out.needed_per_team) + ", the recorder holds " +
+                  std::to_string(s.ops_per_team) + " a team): make ops_per_team at least " +
+                  std::to_string(out.needed_per_team);
+  if (unrecorded) {
+    if (!out.message.empty()) out.message += "; ";
+    else out.message = "incomplete: ";
+    out.message += std::to_string(unrecorded) + " operation(s) ran on " + std::string(team_kind_name(s.team)) +
+                   " teams past the recorder's " + std::to_string(s.teams) +
+                   ": make teams cover the launch (record::teams_for_launch)";
+  }
+  if (!out.message.empty()) out.message += "; a check of this history answers UNKNOWN";
+  return out;
+}
+
+History recorded_history(const HostLog& log, const Settings& s, uint64_t unrecorded) {
+  validate(s);
+  const Summary sum = summarize(log, s, unrecorded);
+  HistoryMeta meta;
+  meta.model = find_model(s.model)->id;
+  meta.seed = s.seed;
+  meta.config = header_config(s, sum.lost, unrecorded);
+  History h = history_from_log(log, std::move(meta));
+  if (unrecorded) h.meta.incomplete = true;
+  return h;
+}
+
+Summary write_history(const HostLog& log, const Settings& s, uint64_t unrecorded, const std::string& path) {
+  save_history(recorded_history(log, s, unrecorded), path, HistoryFormat::Binary);
+  return summarize(log, s, unrecorded);
+}
+
+std::unique_ptr<HostLog> make_host_log(const Settings& s) {
+  try {
+    return std::make_unique<HostLog>(s.teams, s.ops_per_team);
+  } catch (const std::bad_alloc&) {
+    throw std::runtime_error("recorder: cannot allocate " +
+                             std::to_string(uint64_t(s.teams) * s.ops_per_team * sizeof(log_record) >> 20) +
+                             " MiB of host memory for " + std::to_string(s.teams) + " teams x " +
+                             std::to_string(s.ops_per_team) + " records");
+  }
+}
+
+HostRecorder::HostRecorder(Settings s) : settings_(std::move(s)) {
+  validate(settings_);
+  log_ = make_host_log(settings_);
+  view_.log = log_->view();
+  view_.log.clock = settings_.clock;
+  view_.team = settings_.team;
+  view_.unrecorded = &unrecorded_;
+}
+
+void HostRecorder::reset() {
+  std::fill(log_->counts.begin(), log_->counts.end(), 0u);
+  std::fill(log_->lost.begin(), log_->lost.end(), 0u);
+  std::fill(log_->key_counts.begin(), log_->key_counts.end(), 0u);
+  log_->ticket = 0;
+  unrecorded_ = 0;
+}
+
+}  // namespace warpcheck::record
