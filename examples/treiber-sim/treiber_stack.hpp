@@ -39,14 +39,14 @@ struct stack {
   bool push(Team& t, uint32_t index, int64_t value) const {
     using namespace warpcheck::core;
     node* n = nodes + index;
-    t.store(&n->value, value, order::relaxed);
+    t.store(&n->value, value, order::relaxed, scope::gpu);
     bounded_spin<Team> spin(t, top);
     for (;;) {
-      const uint32_t old = t.load(top, order::acquire);
-      if (!link_after_publish) t.store(&n->next, old, order::relaxed);
+      const uint32_t old = t.load(top, order::acquire, scope::gpu);
+      if (!link_after_publish) t.store(&n->next, old, order::relaxed, scope::gpu);
       // Release: the node's value and link are visible before it is.
-      if (t.cas(top, old, index + 1, order::acq_rel) == old) {
-        if (link_after_publish) t.store(&n->next, old, order::relaxed);
+      if (t.cas(top, old, index + 1, order::acq_rel, scope::gpu) == old) {
+        if (link_after_publish) t.store(&n->next, old, order::relaxed, scope::gpu);
         return true;
       }
       if (!spin.again()) return false;
@@ -58,11 +58,11 @@ struct stack {
     using namespace warpcheck::core;
     bounded_spin<Team> spin(t, top);
     for (;;) {
-      const uint32_t old = t.load(top, order::acquire);
+      const uint32_t old = t.load(top, order::acquire, scope::gpu);
       if (old == 0) return {true, false, 0};
       node* n = nodes + (old - 1);
-      const uint32_t next = t.load(&n->next, order::relaxed);
-      if (t.cas(top, old, next, order::acq_rel) == old) return {true, true, t.load(&n->value, order::relaxed)};
+      const uint32_t next = t.load(&n->next, order::relaxed, scope::gpu);
+      if (t.cas(top, old, next, order::acq_rel, scope::gpu) == old) return {true, true, t.load(&n->value, order::relaxed, scope::gpu)};
       if (!spin.again()) return {};
     }
   }

@@ -216,10 +216,10 @@ TEST(DropInRecorder, SimulatorTeamsRecordWithTheirOwnClock) {
       const record::log_view& log = rec.view();
       const int64_t v = int64_t(t.team_id()) * 10 + t.lane() + 1;
       record::op_handle op = log.begin(t, OpKind::Write, 0, v);
-      t.store(&reg, v);
+      t.store(&reg, v, core::order::relaxed, core::scope::gpu);
       log.end(t, op);
       op = log.begin(t, OpKind::Read);
-      const int64_t seen = t.load(&reg);
+      const int64_t seen = t.load(&reg, core::order::relaxed, core::scope::gpu);
       if (t.team_id() == 2) return;  // gives up before its response: pending
       log.end(t, op, ResultKind::Value, seen);
     });
