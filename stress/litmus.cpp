@@ -32,10 +32,13 @@ const Fencing kFencings[] = {{false, scope::gpu, false}, {true, scope::gpu, fals
 uint64_t ld(sim::sim_team& t, uint64_t* p, order o, scope s) { return t.load(p, o, s); }
 void st(sim::sim_team& t, uint64_t* p, uint64_t v, order o, scope s) { t.store(p, v, o, s); }
 
-LitmusTest make(std::string name, const Fencing& f, uint32_t teams, Body body, std::function<bool(const uint64_t*)> weak,
-                std::string weak_text, bool model_produces_unfenced = true) {
+LitmusTest make(std::string name, LitmusShape shape, const Fencing& f, uint32_t teams, Body body,
+                std::function<bool(const uint64_t*)> weak, std::string weak_text, bool model_produces_unfenced = true) {
   LitmusTest t;
   t.name = std::move(name);
+  t.shape = shape;
+  t.fenced = f.fenced;
+  t.scope = f.at;
   t.variant = f.name();
   t.teams = teams;
   t.same_block = f.same_block;
@@ -56,7 +59,7 @@ std::vector<LitmusTest> litmus_tests() {
     const order rel = f.fenced ? order::release : order::relaxed, acq = f.fenced ? order::acquire : order::relaxed;
     // MP: message passing. T0: x = 1; y = 1 (release). T1: r0 = y (acquire); r1 = x.
     out.push_back(make(
-        "MP", f, 2,
+        "MP", LitmusShape::mp, f, 2,
         [=](sim::sim_team& t, uint64_t* x, uint64_t* y, uint64_t* r) {
           if (t.team_id() == 0) {
             st(t, x, 1, order::relaxed, s);
@@ -69,7 +72,7 @@ std::vector<LitmusTest> litmus_tests() {
         [](const uint64_t* r) { return r[4] == 1 && r[5] == 0; }, "T1: y=1, x=0"));
     // SB: store buffering. Ti: own = 1; fence.sc; r0 = other.
     out.push_back(make(
-        "SB", f, 2,
+        "SB", LitmusShape::sb, f, 2,
         [=](sim::sim_team& t, uint64_t* x, uint64_t* y, uint64_t* r) {
           uint64_t* mine = t.team_id() == 0 ? x : y;
           uint64_t* other = t.team_id() == 0 ? y : x;
@@ -80,7 +83,7 @@ std::vector<LitmusTest> litmus_tests() {
         [](const uint64_t* r) { return r[0] == 0 && r[4] == 0; }, "T0: y=0, T1: x=0"));
     // LB: load buffering. Ti: r0 = own; fence; other = 1.
     out.push_back(make(
-        "LB", f, 2,
+        "LB", LitmusShape::lb, f, 2,
         [=](sim::sim_team& t, uint64_t* x, uint64_t* y, uint64_t* r) {
           uint64_t* mine = t.team_id() == 0 ? x : y;
           uint64_t* other = t.team_id() == 0 ? y : x;
@@ -92,7 +95,7 @@ std::vector<LitmusTest> litmus_tests() {
         /*model_produces_unfenced=*/false));
     // WRC: write-to-read causality. T0: x = 1. T1: r0 = x; y = 1 (release). T2: r1 = y (acquire); r2 = x.
     out.push_back(make(
-        "WRC", f, 3,
+        "WRC", LitmusShape::wrc, f, 3,
         [=](sim::sim_team& t, uint64_t* x, uint64_t* y, uint64_t* r) {
           if (t.team_id() == 0) {
             st(t, x, 1, order::relaxed, s);
@@ -108,7 +111,7 @@ std::vector<LitmusTest> litmus_tests() {
     // IRIW: independent reads of independent writes. T0: x = 1. T1: y = 1.
     // T2: r0 = x; fence.sc; r1 = y. T3: r0 = y; fence.sc; r1 = x.
     out.push_back(make(
-        "IRIW", f, 4,
+        "IRIW", LitmusShape::iriw, f, 4,
         [=](sim::sim_team& t, uint64_t* x, uint64_t* y, uint64_t* r) {
           const uint32_t id = t.team_id();
           if (id < 2) {
@@ -127,7 +130,7 @@ std::vector<LitmusTest> litmus_tests() {
   // Coherence holds whatever the orders: forbidden unfenced.
   const Fencing relaxed = kFencings[0];
   LitmusTest corr = make(
-      "CoRR", relaxed, 2,
+      "CoRR", LitmusShape::corr, relaxed, 2,
       [](sim::sim_team& t, uint64_t* x, uint64_t*, uint64_t* r) {
         if (t.team_id() == 0) {
           st(t, x, 1, order::relaxed, scope::gpu);
@@ -140,7 +143,7 @@ std::vector<LitmusTest> litmus_tests() {
   corr.allowed_by_ptx = corr.model_produces = false;
   out.push_back(corr);
   LitmusTest coww = make(
-      "CoWW", relaxed, 2,
+      "CoWW", LitmusShape::coww, relaxed, 2,
       [](sim::sim_team& t, uint64_t* x, uint64_t*, uint64_t* r) {
         if (t.team_id() == 0) {
           st(t, x, 1, order::relaxed, scope::gpu);

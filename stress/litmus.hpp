@@ -19,9 +19,16 @@ namespace sim {
 class sim_team;
 }
 
+// The shapes, for back-ends that run them from a description (the GPU's
+// kernels, stress/gpu/litmus_gpu.cu) rather than from `body`.
+enum class LitmusShape : uint8_t { mp, sb, lb, wrc, iriw, corr, coww };
+
 struct LitmusTest {
   std::string name;       // "MP"
-  std::string variant;    // "relaxed", "release/acquire (gpu)", ...
+  std::string variant;    // "relaxed", "gpu scope, two blocks", ...
+  LitmusShape shape = LitmusShape::mp;
+  bool fenced = false;                   // with what forbids the weak outcome at `scope`
+  core::scope scope = core::scope::gpu;
   uint32_t teams = 2;
   bool same_block = false;      // the teams share a block (cta scope reaches across them)
   bool allowed_by_ptx = true;   // the weak outcome, under the PTX memory model

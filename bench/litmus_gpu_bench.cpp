@@ -1,0 +1,58 @@
+// The litmus tests on the GPU beside the simulator's relaxed memory: for
+// each shape and fencing, how often the weak outcome shows on the device
+// (stress/gpu/litmus_gpu.hpp: many instances a launch, roles meeting at a
+// barrier, memory stress) and in 10^5 simulator seeds. A weak outcome that
+// PTX forbids, seen on the GPU, is a finding about the hardware or the
+// compiled code; one the simulator never shows but the GPU does would be
+// a gap in the model. Exits 77 without a GPU, 1 when the GPU shows an
+// outcome PTX forbids.
+// Usage: litmus_gpu_bench [--quick] [--no-stress]
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+
+#include "stress/gpu/device_info.hpp"
+#include "stress/gpu/litmus_gpu.hpp"
+#include "stress/litmus.hpp"
+
+using namespace warpcheck;
+
+int main(int argc, char** argv) {
+  bool quick = false, stress = true;
+  for (int i = 1; i < argc; ++i) {
+    if (!std::strcmp(argv[i], "--quick")) quick = true;
+    else if (!std::strcmp(argv[i], "--no-stress")) stress = false;
+    else {
+      std::fprintf(stderr, "usage: litmus_gpu_bench [--quick] [--no-stress]\n");
+      return 2;
+    }
+  }
+  const gpu::DeviceInfo dev = gpu::device_info();
+  if (!dev.present) {
+    std::printf("SKIP: no CUDA device (%s): the GPU litmus tests need one\n", dev.why_absent.c_str());
+    return 77;
+  }
+  gpu::LitmusGpuSettings s;
+  s.launches = quick ? 5 : 200;
+  s.stress = stress;
+  const uint64_t sim_seeds = quick ? 2000 : 100000;
+  std::printf("device: %s, %d SMs; %u launches of %u instances a test, memory stress %s\n\n", dev.name.c_str(), dev.sms,
+              s.launches, s.instances, stress ? "on" : "off");
+  std::printf("| test | fences | weak outcome | allowed by PTX | simulator, relaxed | GPU | GPU barrier timeouts |\n");
+  std::printf("|---|---|---|---|---|---|---|\n");
+  int forbidden_seen = 0;
+  const auto t0 = std::chrono::steady_clock::now();
+  for (const LitmusTest& t : litmus_tests()) {
+    const LitmusCount sim = run_litmus(t, sim::MemoryModel::relaxed, sim_seeds);
+    const gpu::LitmusGpuCount g = gpu::run_litmus_gpu(t, s);
+    forbidden_seen += !t.allowed_by_ptx && g.weak > 0;
+    std::printf("| %s | %s | %s | %s | %llu of %llu | %llu of %llu | %llu |\n", t.name.c_str(), t.variant.c_str(),
+                t.weak_text.c_str(), t.allowed_by_ptx ? "yes" : "no", static_cast<unsigned long long>(sim.weak),
+                static_cast<unsigned long long>(sim.runs), static_cast<unsigned long long>(g.weak),
+                static_cast<unsigned long long>(g.runs), static_cast<unsigned long long>(g.barrier_timeouts));
+    std::fflush(stdout);
+  }
+  const double sec = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  std::printf("\n%.1f s; outcomes PTX forbids seen on the GPU: %d\n", sec, forbidden_seen);
+  return forbidden_seen ? 1 : 0;
+}

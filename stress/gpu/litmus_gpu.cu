@@ -1,0 +1,168 @@
+#include <algorithm>
+#include <vector>
+
+#include "stress/gpu/device_buffer.cuh"
+#include "stress/gpu/litmus_gpu.hpp"
+#include "structures/core/cuda/memory.cuh"
+
+namespace warpcheck::gpu {
+
+namespace {
+
+constexpr uint32_t kInstancesPerBlock = 4;
+constexpr uint32_t kWordsApart = 32;  // x and y of an instance: 128 bytes apart (lines of their own)
+constexpr uint32_t kStressWords = 1u << 16;
+constexpr uint64_t kBarrierSpins = 1u << 20;
+
+struct Program {
+  LitmusShape shape;
+  bool fenced;
+  core::scope scope;
+  bool same_block;
+  uint32_t teams, instances;
+  uint64_t seed;
+  bool stress;
+};
+
+using core::order;
+
+__device__ uint32_t ld(uint32_t* p, order o, core::scope s) { return cuda_backend::load(p, o, s); }
+__device__ void st(uint32_t* p, uint32_t v, order o, core::scope s) { cuda_backend::store(p, v, o, s); }
+
+// Role `t` of an instance: the same programs as stress/litmus.cpp's.
+__device__ void run_role(const Program& p, uint32_t t, uint32_t* x, uint32_t* y, uint32_t* r) {
+  const core::scope s = p.scope;
+  const order rel = p.fenced ? order::release : order::relaxed, acq = p.fenced ? order::acquire : order::relaxed;
+  switch (p.shape) {
+    case LitmusShape::mp:
+      if (t == 0) {
+        st(x, 1, order::relaxed, s);
+        st(y, 1, rel, s);
+      } else {
+        r[0] = ld(y, acq, s);
+        r[1] = ld(x, order::relaxed, s);
+      }
+      break;
+    case LitmusShape::sb:
+      st(t == 0 ? x : y, 1, order::relaxed, s);
+      if (p.fenced) cuda_backend::fence(order::seq_cst, s);
+      r[0] = ld(t == 0 ? y : x, order::relaxed, s);
+      break;
+    case LitmusShape::lb:
+      r[0] = ld(t == 0 ? x : y, order::relaxed, s);
+      if (p.fenced) cuda_backend::fence(order::acq_rel, s);
+      st(t == 0 ? y : x, 1, order::relaxed, s);
+      break;
+    case LitmusShape::wrc:
+      if (t == 0) {
+        st(x, 1, order::relaxed, s);
+      } else if (t == 1) {
+        r[0] = ld(x, order::relaxed, s);
+        st(y, 1, rel, s);
+      } else {
+        r[0] = ld(y, acq, s);
+        r[1] = ld(x, order::relaxed, s);
+      }
+      break;
+    case LitmusShape::iriw:
+      if (t < 2) {
+        st(t == 0 ? x : y, 1, order::relaxed, s);
+      } else {
+        r[0] = ld(t == 2 ? x : y, order::relaxed, s);
+        if (p.fenced) cuda_backend::fence(order::seq_cst, s);
+        r[1] = ld(t == 2 ? y : x, order::relaxed, s);
+      }
+      break;
+    case LitmusShape::corr:
+      if (t == 0) {
+        st(x, 1, order::relaxed, s);
+      } else {
+        r[0] = ld(x, order::relaxed, s);
+        r[1] = ld(x, order::relaxed, s);
+      }
+      break;
+    case LitmusShape::coww:
+      if (t == 0) {
+        st(x, 1, order::relaxed, s);
+        st(x, 2, order::relaxed, s);
+      } else {
+        r[0] = ld(x, order::relaxed, s);
+        r[1] = ld(x, order::relaxed, s);
+      }
+      break;
+  }
+}
+
+// One warp a role. In one block: warp w of block b is role w % teams of
+// instance b * kInstancesPerBlock + w / teams. In separate blocks: block b
+// holds role b % teams of instances (b / teams) * kInstancesPerBlock + w.
+__global__ void litmus_kernel(Program p, uint32_t* words, uint32_t* regs, uint32_t* arrived, uint32_t* timeouts,
+                              uint32_t* stress_buffer, uint32_t launch) {
+  const uint32_t warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  const uint32_t role = p.same_block ? warp % p.teams : blockIdx.x % p.teams;
+  const uint32_t instance = p.same_block ? blockIdx.x * kInstancesPerBlock + warp / p.teams
+                                         : (blockIdx.x / p.teams) * kInstancesPerBlock + warp;
+  if (instance >= p.instances) return;
+  if (lane == 0) {
+    // Where this instance's words are: a permutation drawn from the seed
+    // and the launch (instances is a power of two, the factor odd).
+    const uint32_t factor = uint32_t(p.seed * 2654435761u + launch * 40503u) | 1u;
+    const uint32_t at = (instance * factor + launch) & (p.instances - 1);
+    uint32_t* x = words + size_t(at) * 2 * kWordsApart;
+    uint32_t* y = x + kWordsApart;
+    // The instance's roles meet first (bounded: a role whose partner is
+    // not resident goes on alone, and is counted).
+    atomicAdd(&arrived[instance], 1u);
+    uint64_t spins = 0;
+    while (cuda_backend::load(&arrived[instance], order::acquire, core::scope::gpu) < p.teams && ++spins < kBarrierSpins) {
+    }
+    if (spins >= kBarrierSpins) atomicAdd(timeouts, 1u);
+    run_role(p, role, x, y, regs + size_t(instance) * 16 + role * 4);
+  } else if (p.stress) {
+    // Memory stress beside the roles: loads and stores over a buffer.
+    uint32_t h = (blockIdx.x * 1024 + threadIdx.x) * 2654435761u + launch;
+    for (int i = 0; i < 64; ++i) {
+      h = h * 1664525u + 1013904223u;
+      uint32_t* w = stress_buffer + (h >> 8) % kStressWords;
+      if (h & 1) cuda_backend::store(w, h, order::relaxed, core::scope::gpu);
+      else (void)cuda_backend::load(w, order::relaxed, core::scope::gpu);
+    }
+  }
+}
+
+}  // namespace
+
+LitmusGpuCount run_litmus_gpu(const LitmusTest& test, const LitmusGpuSettings& s) {
+  uint32_t instances = 1;
+  while (instances * 2 <= std::max<uint32_t>(s.instances, 1)) instances *= 2;  // a power of two: the permutation
+  instances = std::max(instances, kInstancesPerBlock);
+  Program p{test.shape, test.fenced, test.scope, test.same_block, test.teams, instances, s.seed, s.stress};
+  DeviceBuffer<uint32_t> words(size_t(instances) * 2 * kWordsApart), regs(size_t(instances) * 16), arrived(instances),
+      timeouts(1), stress_buffer(kStressWords);
+  const uint32_t groups = instances / kInstancesPerBlock;
+  const uint32_t blocks = test.same_block ? groups : groups * test.teams;
+  const uint32_t threads = 32 * (test.same_block ? kInstancesPerBlock * test.teams : kInstancesPerBlock);
+  LitmusGpuCount c;
+  std::vector<uint32_t> r;
+  std::vector<uint64_t> wide(16);
+  for (uint32_t launch = 0; launch < s.launches; ++launch) {
+    words.zero();
+    regs.zero();
+    arrived.zero();
+    litmus_kernel<<<blocks, threads>>>(p, words.p, regs.p, arrived.p, timeouts.p, stress_buffer.p, launch);
+    check(cudaGetLastError(), "litmus launch");
+    check(cudaDeviceSynchronize(), "litmus kernel");
+    regs.to_host(r);
+    for (uint32_t i = 0; i < instances; ++i) {
+      std::copy(r.begin() + size_t(i) * 16, r.begin() + size_t(i) * 16 + 16, wide.begin());
+      ++c.runs;
+      c.weak += test.weak(wide.data());
+    }
+  }
+  uint32_t t = 0;
+  timeouts.to_host(&t);
+  c.barrier_timeouts = t;
+  return c;
+}
+
+}  // namespace warpcheck::gpu
