@@ -9,6 +9,7 @@
 # The device image has no Boost, GoogleTest or RapidCheck, so the programs
 # are built on the development machine (sm_90) and carried in a bundle:
 #   bash tools/gpu_run.sh --bundle        # here: build and fill .gpu-bundle/
+#                                         # (CUCO_INCLUDE=dir adds bench/ext's cuCollections comparison)
 #   bash tools/gpu_run.sh [SECTION...]    # there: run from .gpu-bundle/
 # Sections: sass memcheck stress score sanitize bench examples (default:
 # all, in that order). GPU_BENCH_ARGS are passed to every benchmark program.
@@ -30,6 +31,11 @@ if [ "${1:-}" = --bundle ]; then
       -DCMAKE_CUDA_COMPILER="${CUDACXX:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}" >/dev/null &&
     cmake --build build/gpu-bundle-example --target gpu_queue >/dev/null &&
     cp build/gpu-bundle-example/gpu_queue "$bundle"/ || exit 1
+  # cuCollections' static_map beside Stadium hashing, when a fetched copy is
+  # named (CUCO_INCLUDE=.../cuCollections/include); it is never committed.
+  if [ -n "${CUCO_INCLUDE:-}" ]; then
+    bash bench/ext/build_cuco_bench.sh "$CUCO_INCLUDE" "$bundle/cuco_static_map_gpu_bench" || exit 1
+  fi
   # Shared libraries the device image may lack (glibc and the driver excepted).
   for b in "$bundle"/*; do ldd "$b"; done | awk '/=> \// {print $3}' | grep -E 'boost|gomp|cudart|absl' | sort -u |
     xargs -r -I{} cp -L {} "$bundle"/

@@ -23,7 +23,7 @@ const std::vector<std::string>& stadium_fix_names() {
 
 namespace {
 
-constexpr uint32_t kMaxBuckets = 1u << 30;  // rehash adds two bucket numbers in 32 bits
+constexpr uint32_t kMaxBuckets = 0xFFFFFFFBu;  // the largest prime below 2^32
 
 bool is_prime(uint32_t n) {
   if (n < 2) return false;
@@ -33,7 +33,7 @@ bool is_prime(uint32_t n) {
 }
 
 uint32_t next_prime(uint64_t n) {
-  if (n > kMaxBuckets) throw std::invalid_argument("stadium: a table of more than 2^30 buckets");
+  if (n > kMaxBuckets) throw std::invalid_argument("stadium: a table of more than 2^32 - 5 buckets");
   uint32_t p = static_cast<uint32_t>(n < 2 ? 2 : n);
   while (!is_prime(p)) ++p;
   return p;

@@ -12,6 +12,7 @@
 #include <cstring>
 
 #include "stress/gpu/device_buffer.cuh"
+#include "stress/stadium/bench_keys.hpp"
 #include "stress/stadium/gpu.hpp"
 
 namespace warpcheck::gpu {
@@ -109,6 +110,32 @@ class StadiumMemory {
     else check(cudaMemcpy(h->bytes(1), pointers_[1], layout_[1].bytes(), cudaMemcpyDeviceToHost), "cudaMemcpy");
     return h;
   }
+  // Every byte its array's initial value, in place (the benchmark's tables
+  // may be larger than the device's memory: no host image of them).
+  void clear() {
+    check(cudaMemset(pointers_[0], layout_[0].fill, layout_[0].bytes()), "cudaMemset");
+    if (host_) std::memset(host_->host, layout_[1].fill, layout_[1].bytes());
+    else check(cudaMemset(pointers_[1], layout_[1].fill, layout_[1].bytes()), "cudaMemset");
+  }
+  // For checks on the host: the board copied, a host table read in place.
+  struct HostView {
+    std::vector<uint8_t> board;
+    std::unique_ptr<HostMemory> table;  // a device table's copy
+    std::vector<void*> pointers;
+  };
+  HostView host_view() const {
+    HostView v;
+    v.board.resize(layout_[0].bytes());
+    check(cudaMemcpy(v.board.data(), pointers_[0], v.board.size(), cudaMemcpyDeviceToHost), "cudaMemcpy");
+    void* table = host_ ? host_->host : nullptr;
+    if (!host_) {
+      v.table = std::make_unique<HostMemory>(MemoryLayout{layout_[1]});
+      check(cudaMemcpy(v.table->bytes(0), pointers_[1], layout_[1].bytes(), cudaMemcpyDeviceToHost), "cudaMemcpy");
+      table = v.table->bytes(0);
+    }
+    v.pointers = {v.board.data(), table};
+    return v;
+  }
   std::vector<uintptr_t> bases() const {
     return {reinterpret_cast<uintptr_t>(pointers_[0]), reinterpret_cast<uintptr_t>(pointers_[1])};
   }
@@ -121,22 +148,13 @@ class StadiumMemory {
   std::vector<void*> pointers_;
 };
 
-// A bijection on [0, 2^32): distinct indices, distinct keys.
-__host__ __device__ uint32_t key_of_index(uint64_t i) {
-  uint32_t x = static_cast<uint32_t>(i);
-  x ^= x >> 16;
-  x *= 0x7FEB352Du;
-  x ^= x >> 15;
-  x *= 0x846CA68Bu;
-  x ^= x >> 16;
-  return x;
-}
-
 // One operation of a benchmark phase; pair i is (key_of_index(i), i + 1).
 struct bench_op {
   uint64_t pairs;
   int phase;  // 0 insert every pair, 1 find every key, 2 find half present half absent, 3 erase every key
-  __host__ __device__ core::workload_op operator()(uint64_t i) const {
+  uint64_t first = 0;  // the chunk's first operation
+  __host__ __device__ core::workload_op operator()(uint64_t chunk_index) const {
+    const uint64_t i = first + chunk_index;
     core::workload_op op;
     const uint64_t index = phase == 2 && (i & 1) ? pairs + i : i;  // absent keys: indices past the pairs
     op.key = key_of_index(index);
@@ -256,31 +274,43 @@ StadiumBenchResult run_stadium_bench(const StadiumBenchSpec& spec) {
   validate(c);
 
   StadiumMemory memory(c);
-  const HostMemory empty(stadium_layout(c));
   DeviceBuffer<cuda_backend::device_faults> faults(1);
   const cuda_backend::device_context ctx{uint64_t(1) << 22, faults.p};
-  thrust::device_vector<core::workload_op> ops(spec.pairs);
+  // A phase's operations go to the device a chunk at a time, so the
+  // device's memory holds the board, one chunk and (in core) the table.
+  const uint64_t chunk = std::min<uint64_t>(spec.pairs, uint64_t(1) << 26);
+  if (spec.record && chunk < spec.pairs) throw std::invalid_argument("bench: recording is for at most 2^26 pairs (one launch a phase)");
+  if (chunk % per_team) throw std::invalid_argument("bench: pairs must be a multiple of 32 x ops per lane");
+  thrust::device_vector<core::workload_op> ops(chunk);
   std::unique_ptr<StadiumDeviceLog> log;
   if (spec.record) log = std::make_unique<StadiumDeviceLog>(c, core::clock_kind::global_timer);
   const stadium_hash view = stadium_view(c, memory.pointers());
+  auto check_table = [&](int phase) {
+    const auto host = memory.host_view();
+    const stadium_hash hv = stadium_view(c, host.pointers);
+    return phase == 0 ? check_built(hv, spec.pairs) : check_emptied(hv);
+  };
 
   StadiumBenchResult r;
   r.buckets = stadium_buckets(c);
   std::vector<double> ms[4];
   for (uint32_t rep = 0; rep < std::max(spec.repeats, 1u); ++rep) {
-    memory.upload(empty);
+    memory.clear();
     faults.zero();
     for (int phase = 0; phase < 4; ++phase) {
       if (phase == 2 && !spec.absent_lookups) continue;
-      thrust::tabulate(thrust::device, ops.begin(), ops.end(), bench_op{spec.pairs, phase});
       if (log) log->reset();
-      ms[phase].push_back(launch_stadium(view, c.kernel, thrust::raw_pointer_cast(ops.data()), c.teams, c.ops_per_lane,
-                                         stadium_switch_round(c, c.ops_per_lane), log.get(), ctx));
+      double phase_ms = 0;
+      for (uint64_t first = 0; first < spec.pairs; first += chunk) {
+        const uint64_t n = std::min(chunk, spec.pairs - first);
+        thrust::tabulate(thrust::device, ops.begin(), ops.begin() + n, bench_op{spec.pairs, phase, first});
+        phase_ms += launch_stadium(view, c.kernel, thrust::raw_pointer_cast(ops.data()), static_cast<uint32_t>(n / per_team),
+                                   c.ops_per_lane, stadium_switch_round(c, c.ops_per_lane), log.get(), ctx);
+      }
+      ms[phase].push_back(phase_ms);
       if (log && spec.keep_log && rep == 0) r.histories.push_back(log->to_history(c));
       if (rep == 0 && (phase == 0 || phase == 3)) {
-        const auto host = memory.to_host();
-        const auto bad = phase == 0 ? check_built(stadium_view(c, host->pointers()), spec.pairs)
-                                    : check_emptied(stadium_view(c, host->pointers()));
+        const auto bad = check_table(phase);
         r.invariant_violations.insert(r.invariant_violations.end(), bad.begin(), bad.end());
       }
     }
