@@ -6,7 +6,10 @@
 // compiled code; one the simulator never shows but the GPU does would be
 // a gap in the model. Exits 77 without a GPU, 1 when the GPU shows an
 // outcome PTX forbids.
-// Usage: litmus_gpu_bench [--quick] [--no-stress]
+// The "interleaved" columns count an outcome only an interleaving of the
+// roles gives (SB: both loads saw 1): a harness whose roles never overlap
+// cannot show a weak outcome, whatever the hardware does.
+// Usage: litmus_gpu_bench [--quick] [--no-stress] [--jitter CYCLES]
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -19,11 +22,13 @@ using namespace warpcheck;
 
 int main(int argc, char** argv) {
   bool quick = false, stress = true;
+  unsigned jitter = 0;
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--quick")) quick = true;
     else if (!std::strcmp(argv[i], "--no-stress")) stress = false;
+    else if (!std::strcmp(argv[i], "--jitter") && i + 1 < argc && std::sscanf(argv[++i], "%u", &jitter) == 1) continue;
     else {
-      std::fprintf(stderr, "usage: litmus_gpu_bench [--quick] [--no-stress]\n");
+      std::fprintf(stderr, "usage: litmus_gpu_bench [--quick] [--no-stress] [--jitter CYCLES]\n");
       return 2;
     }
   }
@@ -35,21 +40,24 @@ int main(int argc, char** argv) {
   gpu::LitmusGpuSettings s;
   s.launches = quick ? 5 : 200;
   s.stress = stress;
+  s.jitter = jitter;
   const uint64_t sim_seeds = quick ? 2000 : 100000;
-  std::printf("device: %s, %d SMs; %u launches of %u instances a test, memory stress %s\n\n", dev.name.c_str(), dev.sms,
-              s.launches, s.instances, stress ? "on" : "off");
-  std::printf("| test | fences | weak outcome | allowed by PTX | simulator, relaxed | GPU | GPU barrier timeouts |\n");
-  std::printf("|---|---|---|---|---|---|---|\n");
+  std::printf("device: %s, %d SMs; %u launches of %u instances a test, memory stress %s, jitter %u cycles\n\n",
+              dev.name.c_str(), dev.sms, s.launches, s.instances, stress ? "on" : "off", jitter);
+  std::printf("| test | fences | weak outcome | allowed by PTX | simulator, relaxed | GPU | interleaved outcome | "
+              "simulator | GPU | GPU barrier timeouts |\n");
+  std::printf("|---|---|---|---|---|---|---|---|---|---|\n");
   int forbidden_seen = 0;
   const auto t0 = std::chrono::steady_clock::now();
   for (const LitmusTest& t : litmus_tests()) {
     const LitmusCount sim = run_litmus(t, sim::MemoryModel::relaxed, sim_seeds);
     const gpu::LitmusGpuCount g = gpu::run_litmus_gpu(t, s);
     forbidden_seen += !t.allowed_by_ptx && g.weak > 0;
-    std::printf("| %s | %s | %s | %s | %llu of %llu | %llu of %llu | %llu |\n", t.name.c_str(), t.variant.c_str(),
-                t.weak_text.c_str(), t.allowed_by_ptx ? "yes" : "no", static_cast<unsigned long long>(sim.weak),
-                static_cast<unsigned long long>(sim.runs), static_cast<unsigned long long>(g.weak),
-                static_cast<unsigned long long>(g.runs), static_cast<unsigned long long>(g.barrier_timeouts));
+    using ull = unsigned long long;
+    std::printf("| %s | %s | %s | %s | %llu of %llu | %llu of %llu | %s | %llu | %llu | %llu |\n", t.name.c_str(),
+                t.variant.c_str(), t.weak_text.c_str(), t.allowed_by_ptx ? "yes" : "no", ull(sim.weak), ull(sim.runs),
+                ull(g.weak), ull(g.runs), t.interleaved_text.c_str(), ull(sim.interleaved), ull(g.interleaved),
+                ull(g.barrier_timeouts));
     std::fflush(stdout);
   }
   const double sec = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

@@ -70,6 +70,8 @@ std::vector<LitmusTest> litmus_tests() {
           }
         },
         [](const uint64_t* r) { return r[4] == 1 && r[5] == 0; }, "T1: y=1, x=0"));
+    out.back().interleaved = [](const uint64_t* r) { return r[4] == 0 && r[5] == 1; };
+    out.back().interleaved_text = "T1: y=0, x=1";
     // SB: store buffering. Ti: own = 1; fence.sc; r0 = other.
     out.push_back(make(
         "SB", LitmusShape::sb, f, 2,
@@ -81,6 +83,8 @@ std::vector<LitmusTest> litmus_tests() {
           r[0] = ld(t, other, order::relaxed, s);
         },
         [](const uint64_t* r) { return r[0] == 0 && r[4] == 0; }, "T0: y=0, T1: x=0"));
+    out.back().interleaved = [](const uint64_t* r) { return r[0] == 1 && r[4] == 1; };
+    out.back().interleaved_text = "T0: y=1, T1: x=1";
     // LB: load buffering. Ti: r0 = own; fence; other = 1.
     out.push_back(make(
         "LB", LitmusShape::lb, f, 2,
@@ -93,6 +97,8 @@ std::vector<LitmusTest> litmus_tests() {
         },
         [](const uint64_t* r) { return r[0] == 1 && r[4] == 1; }, "T0: x=1, T1: y=1",
         /*model_produces_unfenced=*/false));
+    out.back().interleaved = [](const uint64_t* r) { return r[0] == 0 && r[4] == 0; };
+    out.back().interleaved_text = "T0: x=0, T1: y=0";
     // WRC: write-to-read causality. T0: x = 1. T1: r0 = x; y = 1 (release). T2: r1 = y (acquire); r2 = x.
     out.push_back(make(
         "WRC", LitmusShape::wrc, f, 3,
@@ -108,6 +114,8 @@ std::vector<LitmusTest> litmus_tests() {
           }
         },
         [](const uint64_t* r) { return r[4] == 1 && r[8] == 1 && r[9] == 0; }, "T1: x=1, T2: y=1, x=0"));
+    out.back().interleaved = [](const uint64_t* r) { return r[8] == 0 && r[9] == 1; };
+    out.back().interleaved_text = "T2: y=0, x=1";
     // IRIW: independent reads of independent writes. T0: x = 1. T1: y = 1.
     // T2: r0 = x; fence.sc; r1 = y. T3: r0 = y; fence.sc; r1 = x.
     out.push_back(make(
@@ -126,6 +134,8 @@ std::vector<LitmusTest> litmus_tests() {
         },
         [](const uint64_t* r) { return r[8] == 1 && r[9] == 0 && r[12] == 1 && r[13] == 0; },
         "T2: x=1, y=0, T3: y=1, x=0"));
+    out.back().interleaved = [](const uint64_t* r) { return r[8] == 1 && r[9] == 0 && r[12] == 0 && r[13] == 1; };
+    out.back().interleaved_text = "T2: x=1, y=0, T3: y=0, x=1";
   }
   // Coherence holds whatever the orders: forbidden unfenced.
   const Fencing relaxed = kFencings[0];
@@ -141,6 +151,8 @@ std::vector<LitmusTest> litmus_tests() {
       },
       [](const uint64_t* r) { return r[4] == 1 && r[5] == 0; }, "T1: x=1, then x=0");
   corr.allowed_by_ptx = corr.model_produces = false;
+  corr.interleaved = [](const uint64_t* r) { return r[4] == 0 && r[5] == 1; };
+  corr.interleaved_text = "T1: x=0, then x=1";
   out.push_back(corr);
   LitmusTest coww = make(
       "CoWW", LitmusShape::coww, relaxed, 2,
@@ -155,6 +167,8 @@ std::vector<LitmusTest> litmus_tests() {
       },
       [](const uint64_t* r) { return r[4] == 2 && r[5] == 1; }, "T1: x=2, then x=1");
   coww.allowed_by_ptx = coww.model_produces = false;
+  coww.interleaved = [](const uint64_t* r) { return r[4] == 1 && r[5] == 2; };
+  coww.interleaved_text = "T1: x=1, then x=2";
   out.push_back(coww);
   return out;
 }
@@ -176,6 +190,7 @@ LitmusCount run_litmus(const LitmusTest& test, sim::MemoryModel model, uint64_t 
         simulator.run([&](sim::sim_team& t) { test.body(t, &words[0], &words[16], &regs[size_t(t.team_id()) * 4]); });
     if (!report.ok()) throw std::runtime_error("litmus " + test.name + ": " + report.message);
     ++c.runs;
+    c.interleaved += test.interleaved(regs.data());
     if (test.weak(regs.data())) {
       if (!c.weak) c.first_weak_seed = seed;
       ++c.weak;

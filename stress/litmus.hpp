@@ -37,6 +37,11 @@ struct LitmusTest {
   std::function<void(sim::sim_team& t, uint64_t* x, uint64_t* y, uint64_t* regs)> body;
   std::function<bool(const uint64_t* regs)> weak;  // regs: 4 a team
   std::string weak_text;                           // "r0=1 r1=0"
+  // An outcome that only an interleaving of the teams' accesses gives (SB:
+  // both loads saw 1): how often the roles really overlapped. On hardware,
+  // a harness that never interleaves them cannot show a weak outcome.
+  std::function<bool(const uint64_t* regs)> interleaved;
+  std::string interleaved_text;
 };
 
 // Every test: each shape unfenced, and fenced at cta scope (same block and
@@ -44,7 +49,7 @@ struct LitmusTest {
 std::vector<LitmusTest> litmus_tests();
 
 struct LitmusCount {
-  uint64_t runs = 0, weak = 0;
+  uint64_t runs = 0, weak = 0, interleaved = 0;
   uint64_t first_weak_seed = 0;  // 0: none
 };
 // `seeds` runs from `first_seed` in the given memory model.

@@ -22,6 +22,7 @@ struct Program {
   uint32_t teams, instances;
   uint64_t seed;
   bool stress;
+  uint32_t jitter;
 };
 
 using core::order;
@@ -117,6 +118,12 @@ __global__ void litmus_kernel(Program p, uint32_t* words, uint32_t* regs, uint32
     while (cuda_backend::load(&arrived[instance], order::acquire, core::scope::gpu) < p.teams && ++spins < kBarrierSpins) {
     }
     if (spins >= kBarrierSpins) atomicAdd(timeouts, 1u);
+    if (p.jitter) {  // a seeded offset between the roles, so their windows meet
+      const uint32_t wait = ((instance * 2654435761u) ^ (role * 40503u + launch * 97u) ^ uint32_t(p.seed)) * 2246822519u % p.jitter;
+      const long long until = clock64() + wait;
+      while (clock64() < until) {
+      }
+    }
     run_role(p, role, x, y, regs + size_t(instance) * 16 + role * 4);
   } else if (p.stress) {
     // Memory stress beside the roles: loads and stores over a buffer.
@@ -136,7 +143,7 @@ LitmusGpuCount run_litmus_gpu(const LitmusTest& test, const LitmusGpuSettings& s
   uint32_t instances = 1;
   while (instances * 2 <= std::max<uint32_t>(s.instances, 1)) instances *= 2;  // a power of two: the permutation
   instances = std::max(instances, kInstancesPerBlock);
-  Program p{test.shape, test.fenced, test.scope, test.same_block, test.teams, instances, s.seed, s.stress};
+  Program p{test.shape, test.fenced, test.scope, test.same_block, test.teams, instances, s.seed, s.stress, s.jitter};
   DeviceBuffer<uint32_t> words(size_t(instances) * 2 * kWordsApart), regs(size_t(instances) * 16), arrived(instances),
       timeouts(1), stress_buffer(kStressWords);
   const uint32_t groups = instances / kInstancesPerBlock;
@@ -157,6 +164,7 @@ LitmusGpuCount run_litmus_gpu(const LitmusTest& test, const LitmusGpuSettings& s
       std::copy(r.begin() + size_t(i) * 16, r.begin() + size_t(i) * 16 + 16, wide.begin());
       ++c.runs;
       c.weak += test.weak(wide.data());
+      c.interleaved += test.interleaved(wide.data());
     }
   }
   uint32_t t = 0;

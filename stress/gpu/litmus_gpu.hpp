@@ -21,11 +21,12 @@ struct LitmusGpuSettings {
   uint32_t instances = 2048;  // a launch's
   uint32_t launches = 100;
   bool stress = true;         // lanes 1-31 hammer a stress buffer
+  uint32_t jitter = 0;        // each role waits 0..jitter-1 clock cycles (seeded) after the barrier
   uint64_t seed = 1;
 };
 
 struct LitmusGpuCount {
-  uint64_t runs = 0, weak = 0;
+  uint64_t runs = 0, weak = 0, interleaved = 0;
   uint64_t barrier_timeouts = 0;  // instances whose roles did not all meet (they ran anyway)
 };
 

@@ -30,6 +30,16 @@ TEST_P(Litmus, RelaxedMemoryShowsItExactlyWhenPtxAllowsIt) {
   RecordProperty("weak_outcomes", std::to_string(c.weak));
 }
 
+// The interleaved outcome (the GPU harness's evidence that the roles met)
+// is a sequentially consistent outcome: the scheduler alone must give it,
+// and never together with the weak one.
+TEST_P(Litmus, TheInterleavedOutcomeIsOneSequentialConsistencyGives) {
+  const LitmusTest& t = GetParam();
+  const LitmusCount c = run_litmus(t, sim::MemoryModel::sc, kSeeds);
+  EXPECT_GT(c.interleaved, 0u) << t.name << " (" << t.variant << "): " << t.interleaved_text << " never seen";
+  EXPECT_LT(c.interleaved, c.runs) << t.interleaved_text << " in every run: it says nothing";
+}
+
 std::string case_name(const testing::TestParamInfo<LitmusTest>& i) {
   std::string n = i.param.name + "_" + i.param.variant;
   for (char& ch : n)
