@@ -60,6 +60,7 @@ std::string describe_gpu_faults(const cuda_backend::device_faults& f, const Memo
       m += (spin ? ", waiting on " : ", at ") + layout[i].name + "[" + std::to_string(at / layout[i].unit_bytes) + "]+" +
            std::to_string(at % layout[i].unit_bytes);
     }
+  if (f.gave_up) m += "; " + std::to_string(f.gave_up) + " spin(s) then gave up early (the kernel ends after a fault)";
   return m;
 }
 

@@ -14,6 +14,10 @@ struct device_faults {
   uint32_t team, lane;
   uint64_t address;     // the word it waited on / failed at
   uint64_t iterations;  // spin iterations, for spin_bound
+  // Spins that gave up early because a fault had been recorded: the run has
+  // failed, so waiting out every team's bound only delays the verdict.
+  uint32_t gave_up;
+  uint32_t reserved;
 };
 
 struct device_context {

@@ -27,8 +27,16 @@ class team_common {
   __device__ __forceinline__ void fence(core::order o, core::scope s) { cuda_backend::fence(o, s); }
 
   // Past the bound: record the fault (first one wins the details) and give up.
+  // Once any team has faulted, the run has failed: every spinner gives up
+  // within 64 iterations (the lanes that spin together decide together), so
+  // the kernel ends instead of each team waiting out its bound.
   __device__ __forceinline__ bool spin(const void* waiting_on, uint64_t iteration) {
     if (iteration <= ctx_.spin_bound) {
+      if ((iteration & 63) == 0 &&
+          __any_sync(__activemask(), cuda_backend::load(&ctx_.faults->count, core::order::relaxed, core::scope::gpu) != 0)) {
+        atomicAdd(&ctx_.faults->gave_up, 1u);
+        return false;
+      }
       __nanosleep(iteration < 8 ? 32 : 256);  // back off: the holder needs the memory system
       return true;
     }
