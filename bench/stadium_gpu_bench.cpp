@@ -27,6 +27,8 @@
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
+#include <cctype>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -79,12 +81,29 @@ struct Row {
 // The out-of-core row whose table does not fit the device's memory: 8-byte
 // keys and 32-byte values (40-byte buckets) at load 0.8, the table 10% over
 // the device's memory; 0 when the host's memory cannot hold it with a
-// fifth to spare.
+// fifth to spare, or when it would need more than 2^31 pairs (the absent
+// keys come from indices past the pairs, in 32 bits).
 uint64_t oversize_pairs(double device_gib) {
   const double table_bytes = device_gib * 1.1 * double(uint64_t(1) << 30);
   const double host_bytes = double(sysconf(_SC_PHYS_PAGES)) * double(sysconf(_SC_PAGE_SIZE));
-  if (table_bytes > 0.8 * host_bytes) return 0;
-  return uint64_t(table_bytes / 40 * 0.8) / 256 * 256;
+  const uint64_t per_team = uint64_t(32) * gpu::StadiumBenchSpec{}.ops_per_lane;
+  const uint64_t pairs = uint64_t(table_bytes / 40 * 0.8) / per_team * per_team;
+  if (table_bytes > 0.8 * host_bytes || pairs > (uint64_t(1) << 31)) return 0;
+  return pairs;
+}
+
+// FIRST-LAST, 1 <= FIRST <= LAST, digits only.
+bool parse_rows(const char* text, size_t& first, size_t& last) {
+  const char* p = text;
+  auto number = [&p](size_t& v) {
+    if (!std::isdigit(static_cast<unsigned char>(*p))) return false;
+    char* end = nullptr;
+    v = std::strtoull(p, &end, 10);
+    p = end;
+    return true;
+  };
+  if (!number(first) || *p++ != '-' || !number(last) || *p != '\0') return false;
+  return first >= 1 && first <= last;
 }
 
 }  // namespace
@@ -97,8 +116,7 @@ int main(int argc, char** argv) {
       quick = true;
     } else if (!std::strcmp(argv[i], "--oversize")) {
       oversize = true;
-    } else if (!std::strcmp(argv[i], "--rows") && i + 1 < argc &&
-               std::sscanf(argv[++i], "%zu-%zu", &first_row, &last_row) == 2 && first_row >= 1 && first_row <= last_row) {
+    } else if (!std::strcmp(argv[i], "--rows") && i + 1 < argc && parse_rows(argv[++i], first_row, last_row)) {
     } else {
       std::fprintf(stderr, "usage: stadium_gpu_bench [--quick] [--rows FIRST-LAST] [--oversize]\n");
       return 2;
@@ -138,13 +156,19 @@ int main(int argc, char** argv) {
   if (oversize) {
     const uint64_t big = oversize_pairs(dev.memory_gib);
     if (!big) {
-      std::printf("SKIP: a table 10%% over the device's %.0f GiB does not fit this host's memory with a fifth to spare\n",
-                  dev.memory_gib);
+      std::printf("SKIP: a table 10%% over the device's %.0f GiB does not fit this host's memory with a fifth to spare, "
+                  "or needs more than 2^31 pairs\n", dev.memory_gib);
       return 77;
     }
     rows = {{true, 0.8, 8, 32, 4, stadium_kernel::hybrid, false, false, big}};
+    std::printf("oversize: %llu pairs at load 0.8, about %.0f GiB of 40-byte buckets in host memory\n\n",
+                static_cast<unsigned long long>(big), double(big) / 0.8 * 40 / double(uint64_t(1) << 30));
   }
 
+  if (first_row > rows.size()) {
+    std::fprintf(stderr, "error: --rows %zu-%zu: this run has %zu rows\n", first_row, last_row, rows.size());
+    return 2;
+  }
   std::printf("| row | table | load | key B | value B | ticket bits | kernel | algorithm | rec | buckets | insert M/s | find present M/s | "
               "find half absent M/s | delete M/s | host-link bound M/s (insert, find) | check |\n");
   std::printf("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
@@ -183,8 +207,6 @@ int main(int argc, char** argv) {
                                              std::to_string(int(to_device * 1e3 / bucket_bytes))
                                        : "-";
     const std::string half = spec.absent_lookups ? std::to_string(int(mops(spec.pairs, r.find_half_ms))) : "- (probes every bucket)";
-    if (row.pairs) std::printf("(%llu pairs, %.0f GiB of buckets in host memory)\n", static_cast<unsigned long long>(spec.pairs),
-                               double(r.buckets) * bucket_bytes / double(uint64_t(1) << 30));
     std::printf("| %zu | %s | %.2f | %u | %u | %u | %s | %s | %s | %u | %.0f | %.0f | %s | %.0f | %s | %s |\n", n,
                 row.host ? "host" : "device",
                 row.load, row.key_bytes, row.value_bytes, row.ticket_bits, kernel_name(row.kernel),

@@ -37,9 +37,12 @@ struct LitmusTest {
   std::function<void(sim::sim_team& t, uint64_t* x, uint64_t* y, uint64_t* regs)> body;
   std::function<bool(const uint64_t* regs)> weak;  // regs: 4 a team
   std::string weak_text;                           // "r0=1 r1=0"
-  // An outcome that only an interleaving of the teams' accesses gives (SB:
-  // both loads saw 1): how often the roles really overlapped. On hardware,
-  // a harness that never interleaves them cannot show a weak outcome.
+  // An outcome that no serial order of the teams gives, only an
+  // interleaving of their accesses (SB: both loads saw 1): how often the
+  // roles really overlapped. On hardware, a harness that never interleaves
+  // them cannot show a weak outcome. (There MP's, LB's and CoRR's can also
+  // come from a stale read; SB's cannot: a load cannot read a store that
+  // was not issued yet.)
   std::function<bool(const uint64_t* regs)> interleaved;
   std::string interleaved_text;
 };
@@ -52,7 +55,9 @@ struct LitmusCount {
   uint64_t runs = 0, weak = 0, interleaved = 0;
   uint64_t first_weak_seed = 0;  // 0: none
 };
-// `seeds` runs from `first_seed` in the given memory model.
-LitmusCount run_litmus(const LitmusTest& test, sim::MemoryModel model, uint64_t seeds, uint64_t first_seed = 1);
+// `seeds` runs from `first_seed` in the given memory model; `serial`: each
+// team runs to its end before the next starts (in a seeded order).
+LitmusCount run_litmus(const LitmusTest& test, sim::MemoryModel model, uint64_t seeds, uint64_t first_seed = 1,
+                       bool serial = false);
 
 }  // namespace warpcheck

@@ -43,6 +43,7 @@ sim::SimConfig simulator_config(const Target& t, Options& o, const Ops& probe_wo
   s.spin_bound = o.integer("spin-bound");
   s.delay_probability = o.real("delays");
   s.delay_steps = o.integer("delay-steps");
+  s.delay_after_loads = o.flag("delay-loads");
   s.memory_model = o.text("memory-model") == "relaxed" ? sim::MemoryModel::relaxed : sim::MemoryModel::sc;
   s.stale_chance = o.real("stale-reads");
   s.visibility_steps = o.integer("visibility-steps");

@@ -58,6 +58,8 @@ OptionTable run_options() {
       only_on(sim, real_option("delays", "the chance that a write, or a wide read's transaction, makes its team sit out --delay-steps steps (widens windows)",
                                "0", 0, 1)),
       only_on(sim, integer_option("delay-steps", "how many steps a delayed team sits out", "2000", 1, uint64_t(1) << 32)),
+      only_on(sim, flag_option("delay-loads", "--delays also after a lane's load: a team's read of a slab, chunk or node, "
+                                              "one load a lane, is torn by the writes of teams that run meanwhile")),
       only_on(sim, choice_option("memory-model", "sc: every load sees the newest store; relaxed: what PTX allows "
                                                  "(docs/relaxed-memory.md)", "sc", {"sc", "relaxed"})),
       only_on(sim, real_option("stale-reads", "relaxed memory: the chance that a load that may see an older store does", "0.5", 0, 1)),

@@ -12,7 +12,8 @@
 #                                         # (CUCO_INCLUDE=dir adds bench/ext's cuCollections comparison)
 #   bash tools/gpu_run.sh [SECTION...]    # there: run from .gpu-bundle/
 # Sections: sass memcheck stress score sanitize bench examples (default:
-# all, in that order). GPU_BENCH_ARGS are passed to every benchmark program.
+# all, in that order). GPU_BENCH_ARGS are passed to every benchmark program
+# (so only what all take: --quick).
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 bundle=.gpu-bundle

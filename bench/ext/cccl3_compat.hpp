@@ -2,9 +2,11 @@
 // which removed thrust::identity; this restores it for that snapshot only.
 #pragma once
 #include <thrust/functional.h>
+#include <thrust/version.h>
 
 #include <utility>
 
+#if THRUST_MAJOR_VERSION >= 3
 THRUST_NAMESPACE_BEGIN
 template <class T = void>
 struct identity {
@@ -18,3 +20,4 @@ struct identity<void> {
   }
 };
 THRUST_NAMESPACE_END
+#endif

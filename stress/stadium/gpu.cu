@@ -261,7 +261,11 @@ StadiumBenchResult run_stadium_bench(const StadiumBenchSpec& spec) {
   c.keys = int64_t(1) << 32;  // no fillers: the keys are the pairs'
   c.mix = OpMix{100, 0, 0};
   c.load = 0;
-  c.buckets = static_cast<uint32_t>(std::ceil(double(spec.pairs) / spec.load));
+  const double buckets = std::ceil(double(spec.pairs) / spec.load);
+  if (!(buckets <= double(0xFFFFFFFBu))) throw std::invalid_argument("bench: more than 2^32 - 5 buckets");
+  if (spec.absent_lookups && spec.pairs > (uint64_t(1) << 31))
+    throw std::invalid_argument("bench: absent keys come from indices past the pairs, in 32 bits: at most 2^31 pairs");
+  c.buckets = static_cast<uint32_t>(buckets);
   c.key_bytes = spec.key_bytes;
   c.value_bytes = spec.value_bytes;
   c.ticket_bits = spec.ticket_bits;
@@ -278,9 +282,8 @@ StadiumBenchResult run_stadium_bench(const StadiumBenchSpec& spec) {
   const cuda_backend::device_context ctx{uint64_t(1) << 22, faults.p};
   // A phase's operations go to the device a chunk at a time, so the
   // device's memory holds the board, one chunk and (in core) the table.
-  const uint64_t chunk = std::min<uint64_t>(spec.pairs, uint64_t(1) << 26);
+  const uint64_t chunk = std::min<uint64_t>(spec.pairs, (uint64_t(1) << 26) / per_team * per_team);
   if (spec.record && chunk < spec.pairs) throw std::invalid_argument("bench: recording is for at most 2^26 pairs (one launch a phase)");
-  if (chunk % per_team) throw std::invalid_argument("bench: pairs must be a multiple of 32 x ops per lane");
   thrust::device_vector<core::workload_op> ops(chunk);
   std::unique_ptr<StadiumDeviceLog> log;
   if (spec.record) log = std::make_unique<StadiumDeviceLog>(c, core::clock_kind::global_timer);

@@ -243,8 +243,12 @@ void Simulator::access(uint32_t lane, core::access a, const void* address) {
   l.on = address;
   if (address != l.spin_on) l.spin_on = nullptr;  // a spin loop's own re-reads keep it spinning
   yield_to_scheduler();
-  if (a == core::access::load) l.last_load_step = step_;
-  else if (config_.delay_probability > 0 && (a == core::access::store || a == core::access::rmw)) maybe_delay(lane);
+  if (a == core::access::load) {
+    l.last_load_step = step_;
+    if (config_.delay_after_loads && config_.delay_probability > 0) maybe_delay(lane);
+  } else if (config_.delay_probability > 0 && (a == core::access::store || a == core::access::rmw)) {
+    maybe_delay(lane);
+  }
   if (address) {
     if (auto v = shadow_.check(address, a)) {
       std::ostringstream m;

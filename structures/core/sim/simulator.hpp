@@ -56,6 +56,9 @@ struct SimConfig {
   // replay; a replayed schedule already holds them.
   double delay_probability = 0;
   uint64_t delay_steps = 2000;
+  // Delays after a lane's plain load too: the team sits out between its
+  // lanes' loads of one slab or chunk, so writers tear the team's read.
+  bool delay_after_loads = false;
   // The memory model (see relaxed_memory.hpp): how often a load that may
   // see an older store does, after how many steps a store is seen by every
   // team once a newer one exists, and how many teams a block holds (cta

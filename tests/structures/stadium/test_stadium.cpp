@@ -46,6 +46,17 @@ TEST(StadiumHashing, DoubleHashingVisitsEveryBucketOfAPrimeTable) {
     }
 }
 
+// Tables past 2^31 buckets (the out-of-core benchmark's): the rehash step
+// is the same step modulo N, with no wrap of the 32-bit sum.
+TEST(StadiumHashing, RehashStepsModuloTablesPastTwoToTheThirtyOneBuckets) {
+  for (uint32_t n : {2147483659u, 2337980803u, 0xFFFFFFFBu})
+    for (uint32_t at : {0u, n / 2, n - 2, n - 1})
+      for (uint64_t key = 0; key < 500; ++key) {
+        const uint64_t step = 1 + sd::umulhi(sd::general_hash(uint32_t(key), sd::kRehashMul), n - 1);
+        ASSERT_EQ(sd::rehash(at, uint32_t(key), n), (uint64_t(at) + step) % n) << "n " << n << ", at " << at << ", key " << key;
+      }
+}
+
 TEST(StadiumHashing, ASlotChangeLeavesItsNeighboursAlone) {
   for (uint32_t bits : {1u, 2u, 4u, 8u}) {
     std::vector<uint32_t> words(sd::ticket_board::words_for(100, bits), ~0u);
