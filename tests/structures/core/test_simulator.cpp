@@ -338,6 +338,49 @@ TEST(SimCoalescedLoad, TearsBetweenTransactionsNeverInsideOne) {
   }
 }
 
+// Delays after a lane's load (--delay-loads): the team sits out between its
+// lanes' plain loads, so a writer's two stores fall between them. The writer
+// stores y then x; a reader whose lane 0 saw x = 1 while lane 1 saw y = 0
+// read y before the stores and x after both.
+int plain_load_tears(uint64_t seed, bool delay_after_loads) {
+  static uint64_t x, y;
+  x = y = 0;
+  SimConfig c = shape(2, 2, seed);
+  c.delay_probability = 0.2;
+  c.delay_steps = 50;
+  c.delay_after_loads = delay_after_loads;
+  Simulator sim(c);
+  int torn = 0;
+  uint64_t pad = 0;
+  const RunReport r = sim.run([&](sim_team& t) {
+    if (t.team_id() == 0) {
+      if (t.lane() != 0) return;
+      for (uint64_t i = seed % 40; i > 0; --i) (void)t.load(&pad, core::order::relaxed, core::scope::gpu);  // a seeded start
+      t.store(&y, uint64_t(1), core::order::relaxed, core::scope::gpu);
+      t.store(&x, uint64_t(1), core::order::relaxed, core::scope::gpu);
+      return;
+    }
+    for (int i = 0; i < 40; ++i) {
+      const uint64_t mine = t.load(t.lane() == 0 ? &x : &y, core::order::relaxed, core::scope::gpu);
+      const uint64_t seen_y = t.shfl(mine, 1u);
+      if (t.lane() == 0) torn += mine && !seen_y;
+    }
+  });
+  EXPECT_TRUE(r.ok()) << r.message << "\n" << r.details;
+  return torn;
+}
+
+TEST(SimDelays, AfterLoadsTearATeamsReadBetweenItsLanes) {
+  int without = 0, with = 0;
+  for (uint64_t seed = 1; seed <= 200; ++seed) {
+    without += plain_load_tears(seed, false);
+    with += plain_load_tears(seed, true);
+  }
+  EXPECT_GT(with, 2 * without + 10) << "delays after loads tore " << with << " reads, without them " << without;
+  RecordProperty("torn_with_delay_loads", with);
+  RecordProperty("torn_without", without);
+}
+
 // ---- shadow state ----
 
 struct Pool {
