@@ -67,6 +67,10 @@ cmp -s "$dir/h/history.bin" "$dir/i/history.bin" || fail "the heap reproduction'
 expect 1 stress --structure heap --variant bu --fixes take_parked_last,wait_on_delmod_parent,checked_trylock --backend sim \
   --seeds 30 --quiet --require-points --no-shrink
 grep -q "proof's points NOT explained" "$dir/out" || { cat "$dir/out"; fail "bu: points explained everything"; }
+# Points that are not judged (GFSL in relaxed memory) are not reported as unexplained either.
+expect 0 stress --structure gfsl --memory-model relaxed --variant fixed --chunk 16 --keys 40 --ops-per-lane 4 --seeds 30 --quiet --no-shrink
+grep -q "proof's points: not judged in relaxed memory" "$dir/out" || { cat "$dir/out"; fail "gfsl relaxed: no 'not judged'"; }
+grep -q "NOT explained" "$dir/out" && { cat "$dir/out"; fail "gfsl relaxed: unjudged points reported as unexplained"; }
 expect 0 stress --list-mutants
 grep -q "ignore_parked_parent" "$dir/out" && grep -q "hold_target_parent" "$dir/out" || fail "heap mutants and fixes not listed"
 # --list-mutants lists only the structure asked for, in text or JSON.
