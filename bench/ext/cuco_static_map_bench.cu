@@ -22,18 +22,14 @@
 #include <cstring>
 #include <vector>
 
+#include "stress/gpu/device_buffer.cuh"  // check, timed_launch
 #include "stress/stadium/bench_keys.hpp"
 
 namespace {
 
+using warpcheck::gpu::check;
 using warpcheck::gpu::key_of_index;
-
-void check(cudaError_t e, const char* what) {
-  if (e != cudaSuccess) {
-    std::fprintf(stderr, "error: %s: %s\n", what, cudaGetErrorString(e));
-    std::exit(1);
-  }
-}
+using warpcheck::gpu::timed_launch;
 
 // Pinned host memory mapped into the device's address space (unified
 // addressing: the host pointer is the device pointer).
@@ -48,10 +44,7 @@ struct mapped_host_allocator {
     check(cudaHostAlloc(&p, sizeof(T) * n, cudaHostAllocMapped), "cudaHostAlloc (mapped)");
     void* d = nullptr;
     check(cudaHostGetDevicePointer(&d, p, 0), "cudaHostGetDevicePointer");
-    if (d != p) {
-      std::fprintf(stderr, "error: mapped host memory has another device address (no unified addressing)\n");
-      std::exit(1);
-    }
+    if (d != p) throw std::runtime_error("mapped host memory has another device address (no unified addressing)");
     return static_cast<T*>(p);
   }
   void deallocate(T* p, std::size_t) noexcept { cudaFreeHost(p); }
@@ -60,22 +53,6 @@ struct mapped_host_allocator {
   template <class U>
   bool operator!=(const mapped_host_allocator<U>&) const noexcept { return false; }
 };
-
-template <class F>
-float timed(F&& f) {
-  cudaEvent_t a, b;
-  cudaEventCreate(&a);
-  cudaEventCreate(&b);
-  cudaEventRecord(a);
-  f();
-  cudaEventRecord(b);
-  check(cudaEventSynchronize(b), "kernel");
-  float ms = 0;
-  cudaEventElapsedTime(&ms, a, b);
-  cudaEventDestroy(a);
-  cudaEventDestroy(b);
-  return ms;
-}
 
 double median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
@@ -125,15 +102,15 @@ void run(bool host, uint64_t pairs, double load, int repeats) {
                  cuco::erased_key<K>{erased}, thrust::equal_to<K>{}, {}, {}, {}, Alloc{}};
     capacity = map.capacity();
     check(cudaDeviceSynchronize(), "map construction");
-    ms[0].push_back(timed([&] { map.insert_async(pairs_d.begin(), pairs_d.end()); }));
-    ms[1].push_back(timed([&] { map.find_async(keys.begin(), keys.end(), found.begin()); }));
+    ms[0].push_back(timed_launch([&] { map.insert_async(pairs_d.begin(), pairs_d.end()); }));
+    ms[1].push_back(timed_launch([&] { map.find_async(keys.begin(), keys.end(), found.begin()); }));
     if (rep == 0) {
       ok = ok && map.size() == pairs;
       const auto first = thrust::make_zip_iterator(thrust::counting_iterator<uint64_t>(0), found.begin());
       ok = ok && uint64_t(thrust::count_if(thrust::device, first, first + pairs, value_is_own<V>{})) == pairs;
     }
-    ms[2].push_back(timed([&] { map.find_async(mixed.begin(), mixed.end(), found.begin()); }));
-    ms[3].push_back(timed([&] { map.erase_async(keys.begin(), keys.end()); }));
+    ms[2].push_back(timed_launch([&] { map.find_async(mixed.begin(), mixed.end(), found.begin()); }));
+    ms[3].push_back(timed_launch([&] { map.erase_async(keys.begin(), keys.end()); }));
     if (rep == 0) ok = ok && map.size() == 0;
   }
   std::printf("| %s | %.2f | %zu | %zu | cuCollections static_map (linear probing, CG 4) | %zu | %.0f | %.0f | %.0f | %.0f | %s |\n",
@@ -170,9 +147,14 @@ int main(int argc, char** argv) {
               "erase M/s | check |\n|---|---|---|---|---|---|---|---|---|---|---|\n");
   const uint64_t pairs = quick ? uint64_t(1) << 18 : uint64_t(1) << 25;
   const int repeats = quick ? 1 : 3;
-  for (double load : quick ? std::vector<double>{0.8} : std::vector<double>{0.8, 0.85}) {
-    both_tables<uint32_t, uint32_t>(pairs, load, repeats);
-    both_tables<uint64_t, uint64_t>(pairs, load, repeats);
+  try {
+    for (double load : quick ? std::vector<double>{0.8} : std::vector<double>{0.8, 0.85}) {
+      both_tables<uint32_t, uint32_t>(pairs, load, repeats);
+      both_tables<uint64_t, uint64_t>(pairs, load, repeats);
+    }
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "error: %s\n", e.what());
+    return 1;
   }
   return 0;
 }
