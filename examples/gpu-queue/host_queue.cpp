@@ -19,6 +19,7 @@
 #include <warpcheck/record.cuh>
 
 #include "ms_queue.hpp"
+#include "option_number.hpp"
 
 using namespace warpcheck;
 
@@ -35,17 +36,9 @@ int main(int argc, char** argv) {
         out = v;
         continue;
       }
-      size_t used = 0;
-      unsigned long n = 0;
-      try {
-        n = std::stoul(v, &used);
-      } catch (const std::exception&) {
-        used = 0;
-      }
-      if (used != v.size()) throw std::invalid_argument(a + " takes a number, not " + v);
-      if (a == "--threads" && n >= 1 && n <= 256) threads = uint32_t(n);
-      else if (a == "--rounds" && n >= 1 && n <= 100000) rounds = uint32_t(n);
-      else if (a == "--ops-per-team" && n <= UINT32_MAX) ops_per_team = uint32_t(n);
+      if (a == "--threads") threads = option_number(a, v, 1, 256);
+      else if (a == "--rounds") rounds = option_number(a, v, 1, 100000);
+      else if (a == "--ops-per-team") ops_per_team = option_number(a, v, 0, UINT32_MAX);
       else throw std::invalid_argument("bad option " + a + " " + v);
     }
 

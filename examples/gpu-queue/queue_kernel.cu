@@ -19,6 +19,7 @@
 #include <warpcheck/record.cuh>
 
 #include "ms_queue.hpp"
+#include "option_number.hpp"
 
 using namespace warpcheck;
 
@@ -75,18 +76,7 @@ Options parse(int argc, char** argv) {
     const std::string a = argv[i];
     if (i + 1 >= argc) throw std::invalid_argument(a + " needs a value");
     const std::string v = argv[++i];
-    auto number = [&](uint32_t low, uint32_t high) {
-      size_t used = 0;
-      unsigned long n = 0;
-      try {
-        n = std::stoul(v, &used);
-      } catch (const std::exception&) {
-        used = 0;
-      }
-      if (used != v.size() || n < low || n > high)
-        throw std::invalid_argument(a + " takes " + std::to_string(low) + " to " + std::to_string(high) + ", not " + v);
-      return uint32_t(n);
-    };
+    auto number = [&](uint32_t low, uint32_t high) { return option_number(a, v, low, high); };
     if (a == "--blocks") o.blocks = number(1, 1u << 16);
     else if (a == "--threads") o.threads = number(1, 1024);
     else if (a == "--rounds") o.rounds = number(1, 1u << 10);
