@@ -117,23 +117,23 @@ class StadiumMemory {
     if (host_) std::memset(host_->host, layout_[1].fill, layout_[1].bytes());
     else check(cudaMemset(pointers_[1], layout_[1].fill, layout_[1].bytes()), "cudaMemset");
   }
-  // For checks on the host: the board copied, a host table read in place.
+  // For checks on the host: a device table copied whole (to_host), a host
+  // table read in place beside a copy of the board.
   struct HostView {
-    std::vector<uint8_t> board;
-    std::unique_ptr<HostMemory> table;  // a device table's copy
+    std::unique_ptr<HostMemory> copy;  // a device table's arrays
+    std::vector<uint8_t> board;        // a host table's board
     std::vector<void*> pointers;
   };
   HostView host_view() const {
     HostView v;
+    if (!host_) {
+      v.copy = to_host();
+      v.pointers.assign(v.copy->pointers().begin(), v.copy->pointers().end());
+      return v;
+    }
     v.board.resize(layout_[0].bytes());
     check(cudaMemcpy(v.board.data(), pointers_[0], v.board.size(), cudaMemcpyDeviceToHost), "cudaMemcpy");
-    void* table = host_ ? host_->host : nullptr;
-    if (!host_) {
-      v.table = std::make_unique<HostMemory>(MemoryLayout{layout_[1]});
-      check(cudaMemcpy(v.table->bytes(0), pointers_[1], layout_[1].bytes(), cudaMemcpyDeviceToHost), "cudaMemcpy");
-      table = v.table->bytes(0);
-    }
-    v.pointers = {v.board.data(), table};
+    v.pointers = {v.board.data(), host_->host};
     return v;
   }
   std::vector<uintptr_t> bases() const {
