@@ -17,9 +17,11 @@
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "bench/bench_args.hpp"
 #include "linearizability/checker.hpp"
 #include "stress/gfsl/gpu.hpp"
 #include "stress/gpu/device_info.hpp"
@@ -40,17 +42,6 @@ struct Mix {
 const Mix kMixes[] = {{1, 1}, {5, 5}, {10, 10}, {20, 20}};
 
 double mops(uint64_t n, double ms) { return ms > 0 ? double(n) / ms / 1e3 : 0; }
-
-std::vector<uint64_t> numbers(const char* text) {
-  std::vector<uint64_t> out;
-  for (const char* p = text; *p;) {
-    char* end = nullptr;
-    out.push_back(std::strtoull(p, &end, 10));
-    if (end == p) throw std::invalid_argument(std::string("not a list of numbers: ") + text);
-    p = *end == ',' ? end + 1 : end;
-  }
-  return out;
-}
 
 bool listed(const std::vector<uint64_t>& only, uint64_t v) {
   return only.empty() || std::find(only.begin(), only.end(), v) != only.end();
@@ -73,17 +64,27 @@ int main(int argc, char** argv) {
   uint64_t repeat = 1;
   bool check_histories = true;
   gpu::GfslBenchSpec base;
+  auto usage = [] {
+    std::fprintf(stderr, "usage: gfsl_gpu_bench [--quick] [--mixes 1,5,10,20] [--ranges 10000,...] [--repeat N] "
+                         "[--validation-tries N] [--no-check]\n");
+    return 2;
+  };
   for (int i = 1; i < argc; ++i) {
-    if (!std::strcmp(argv[i], "--quick")) quick = true;
-    else if (!std::strcmp(argv[i], "--mixes") && i + 1 < argc) only_mixes = numbers(argv[++i]);
-    else if (!std::strcmp(argv[i], "--ranges") && i + 1 < argc) only_ranges = numbers(argv[++i]);
-    else if (!std::strcmp(argv[i], "--repeat") && i + 1 < argc) repeat = std::max<uint64_t>(1, numbers(argv[++i])[0]);
-    else if (!std::strcmp(argv[i], "--validation-tries") && i + 1 < argc) base.validation_tries = uint32_t(numbers(argv[++i])[0]);
-    else if (!std::strcmp(argv[i], "--no-check")) check_histories = false;
-    else {
-      std::fprintf(stderr, "usage: gfsl_gpu_bench [--quick] [--mixes 1,5,10,20] [--ranges 10000,...] [--repeat N] "
-                           "[--validation-tries N] [--no-check]\n");
-      return 2;
+    const std::string flag = argv[i];
+    if (flag == "--quick") {
+      quick = true;
+    } else if (flag == "--no-check") {
+      check_histories = false;
+    } else if (i + 1 < argc && (flag == "--mixes" || flag == "--ranges")) {
+      auto& only = flag == "--mixes" ? only_mixes : only_ranges;
+      if ((only = bench::whole_numbers(argv[++i], ',')).empty()) return usage();
+    } else if (i + 1 < argc && (flag == "--repeat" || flag == "--validation-tries")) {
+      const auto n = bench::whole_number(argv[++i], UINT32_MAX);
+      if (!n) return usage();
+      if (flag == "--repeat") repeat = std::max<uint64_t>(1, *n);
+      else base.validation_tries = uint32_t(*n);
+    } else {
+      return usage();
     }
   }
   const gpu::DeviceInfo dev = gpu::device_info();

@@ -12,37 +12,26 @@
 // Usage: litmus_gpu_bench [--quick] [--no-stress] [--jitter CYCLES]
 #include <chrono>
 #include <cstdio>
-#include <cctype>
-#include <cstdlib>
 #include <cstring>
+#include <optional>
 
+#include "bench/bench_args.hpp"
 #include "stress/gpu/device_info.hpp"
 #include "stress/gpu/litmus_gpu.hpp"
 #include "stress/litmus.hpp"
 
 using namespace warpcheck;
 
-namespace {
-
-// A whole number of clock cycles, at most 2^24 (a role waits at most ~10 ms).
-bool parse_cycles(const char* text, unsigned& out) {
-  if (!std::isdigit(static_cast<unsigned char>(text[0]))) return false;
-  char* end = nullptr;
-  const unsigned long v = std::strtoul(text, &end, 10);
-  if (*end != '\0' || v > (1ul << 24)) return false;
-  out = static_cast<unsigned>(v);
-  return true;
-}
-
-}  // namespace
 
 int main(int argc, char** argv) {
   bool quick = false, stress = true;
   unsigned jitter = 0;
   for (int i = 1; i < argc; ++i) {
+    std::optional<uint64_t> n;
     if (!std::strcmp(argv[i], "--quick")) quick = true;
     else if (!std::strcmp(argv[i], "--no-stress")) stress = false;
-    else if (!std::strcmp(argv[i], "--jitter") && i + 1 < argc && parse_cycles(argv[++i], jitter)) continue;
+    else if (!std::strcmp(argv[i], "--jitter") && i + 1 < argc && (n = bench::whole_number(argv[++i], 1u << 24)))
+      jitter = unsigned(*n);  // at most 2^24 cycles: a role waits at most ~10 ms
     else {
       std::fprintf(stderr, "usage: litmus_gpu_bench [--quick] [--no-stress] [--jitter CYCLES (0 to 2^24)]\n");
       return 2;

@@ -27,14 +27,13 @@
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
-#include <cctype>
-#include <cstdlib>
 #include <cstring>
 #include <string>
 #include <vector>
 
 #include <unistd.h>
 
+#include "bench/bench_args.hpp"
 #include "linearizability/checker.hpp"
 #include "stress/gpu/device_info.hpp"
 #include "stress/recorder/recorded_history.hpp"
@@ -92,49 +91,9 @@ uint64_t oversize_pairs(double device_gib) {
   return pairs;
 }
 
-// FIRST-LAST, 1 <= FIRST <= LAST, digits only.
-bool parse_rows(const char* text, size_t& first, size_t& last) {
-  const char* p = text;
-  auto number = [&p](size_t& v) {
-    if (!std::isdigit(static_cast<unsigned char>(*p))) return false;
-    char* end = nullptr;
-    v = std::strtoull(p, &end, 10);
-    p = end;
-    return true;
-  };
-  if (!number(first) || *p++ != '-' || !number(last) || *p != '\0') return false;
-  return first >= 1 && first <= last;
-}
-
-}  // namespace
-
-int main(int argc, char** argv) {
-  bool quick = false, oversize = false;
-  size_t first_row = 1, last_row = SIZE_MAX;
-  for (int i = 1; i < argc; ++i) {
-    if (!std::strcmp(argv[i], "--quick")) {
-      quick = true;
-    } else if (!std::strcmp(argv[i], "--oversize")) {
-      oversize = true;
-    } else if (!std::strcmp(argv[i], "--rows") && i + 1 < argc && parse_rows(argv[++i], first_row, last_row)) {
-    } else {
-      std::fprintf(stderr, "usage: stadium_gpu_bench [--quick] [--rows FIRST-LAST] [--oversize]\n");
-      return 2;
-    }
-  }
-  const gpu::DeviceInfo dev = gpu::device_info();
-  if (!dev.present) {
-    std::printf("SKIP: no CUDA device (%s): the Stadium hashing benchmark needs one\n", dev.why_absent.c_str());
-    return 77;
-  }
-  const double to_device = gpu::host_link_gbs(true), from_device = gpu::host_link_gbs(false);
-  std::printf("device: %s, %d SMs, peak memory bandwidth %.0f GB/s; host link (pinned copies): %.1f GB/s to the device, "
-              "%.1f GB/s from it\n",
-              dev.name.c_str(), dev.sms, dev.peak_bandwidth_gbs, to_device, from_device);
-  std::printf("paper: GTX 780 over PCI Express 3.0 x16; out of core, a bucket crosses the link once an insert (written) "
-              "and once a present retrieval (read)\n\n");
-
-  const uint64_t pairs = quick ? uint64_t(1) << 18 : uint64_t(1) << 25;
+// The paper's rows (Figure 19's sizes, both tables, the three kernels,
+// recording off and on), then ticket sizes and the printed algorithm.
+std::vector<Row> paper_rows(bool quick) {
   std::vector<Row> rows;
   const stadium_kernel kernels[] = {stadium_kernel::stash, stadium_kernel::clstash, stadium_kernel::hybrid};
   const std::vector<std::pair<uint32_t, uint32_t>> sizes =
@@ -153,6 +112,54 @@ int main(int argc, char** argv) {
     rows.push_back({host, 0.8, 4, 4, 4, stadium_kernel::stash, true, false});
     rows.push_back({host, 0.8, 8, 8, 4, stadium_kernel::stash, true, false});
   }
+  return rows;
+}
+
+// FIRST-LAST, 1 <= FIRST <= LAST.
+bool parse_rows(const char* text, size_t& first, size_t& last) {
+  const std::vector<uint64_t> r = bench::whole_numbers(text, '-', SIZE_MAX);
+  if (r.size() != 2 || r[0] < 1 || r[0] > r[1]) return false;
+  first = r[0];
+  last = r[1];
+  return true;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  bool quick = false, oversize = false;
+  size_t first_row = 1, last_row = SIZE_MAX;
+  for (int i = 1; i < argc; ++i) {
+    if (!std::strcmp(argv[i], "--quick")) {
+      quick = true;
+    } else if (!std::strcmp(argv[i], "--oversize")) {
+      oversize = true;
+    } else if (!std::strcmp(argv[i], "--rows") && i + 1 < argc && parse_rows(argv[++i], first_row, last_row)) {
+    } else {
+      std::fprintf(stderr, "usage: stadium_gpu_bench [--quick] [--rows FIRST-LAST] [--oversize]\n");
+      return 2;
+    }
+  }
+  const uint64_t pairs = quick ? uint64_t(1) << 18 : uint64_t(1) << 25;
+  // --oversize: its pair count comes from the device's memory, below.
+  std::vector<Row> rows =
+      oversize ? std::vector<Row>{{true, 0.8, 8, 32, 4, stadium_kernel::hybrid, false, false, 0}} : paper_rows(quick);
+  if (first_row > rows.size()) {
+    std::fprintf(stderr, "error: --rows %zu-%zu: this run has %zu rows\n", first_row, last_row, rows.size());
+    return 2;
+  }
+  const gpu::DeviceInfo dev = gpu::device_info();
+  if (!dev.present) {
+    std::printf("SKIP: no CUDA device (%s): the Stadium hashing benchmark needs one\n", dev.why_absent.c_str());
+    return 77;
+  }
+  const double to_device = gpu::host_link_gbs(true), from_device = gpu::host_link_gbs(false);
+  std::printf("device: %s, %d SMs, peak memory bandwidth %.0f GB/s; host link (pinned copies): %.1f GB/s to the device, "
+              "%.1f GB/s from it\n",
+              dev.name.c_str(), dev.sms, dev.peak_bandwidth_gbs, to_device, from_device);
+  std::printf("paper: GTX 780 over PCI Express 3.0 x16; out of core, a bucket crosses the link once an insert (written) "
+              "and once a present retrieval (read)\n\n");
+
   if (oversize) {
     const uint64_t big = oversize_pairs(dev.memory_gib);
     if (!big) {
@@ -160,15 +167,11 @@ int main(int argc, char** argv) {
                   "or needs more than 2^31 pairs\n", dev.memory_gib);
       return 77;
     }
-    rows = {{true, 0.8, 8, 32, 4, stadium_kernel::hybrid, false, false, big}};
+    rows[0].pairs = big;
     std::printf("oversize: %llu pairs at load 0.8, about %.0f GiB of 40-byte buckets in host memory\n\n",
                 static_cast<unsigned long long>(big), double(big) / 0.8 * 40 / double(uint64_t(1) << 30));
   }
 
-  if (first_row > rows.size()) {
-    std::fprintf(stderr, "error: --rows %zu-%zu: this run has %zu rows\n", first_row, last_row, rows.size());
-    return 2;
-  }
   std::printf("| row | table | load | key B | value B | ticket bits | kernel | algorithm | rec | buckets | insert M/s | find present M/s | "
               "find half absent M/s | delete M/s | host-link bound M/s (insert, find) | check |\n");
   std::printf("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
