@@ -10,19 +10,14 @@
 #include <string>
 #include <vector>
 
+#include "stress/litmus_roles.hpp"
 #include "structures/core/memory_order.hpp"
 #include "structures/core/sim/simulator.hpp"
 
 namespace warpcheck {
 
-namespace sim {
-class sim_team;
-}
-
-// The shapes, for back-ends that run them from a description (the GPU's
-// kernels, stress/gpu/litmus_gpu.cu) rather than from `body`.
-enum class LitmusShape : uint8_t { mp, sb, lb, wrc, iriw, corr, coww };
-
+// A test: a shape's programs (stress/litmus_roles.hpp, run on the
+// simulator's teams and as CUDA kernels), how fenced, and its outcomes.
 struct LitmusTest {
   std::string name;       // "MP"
   std::string variant;    // "relaxed", "gpu scope, two blocks", ...
@@ -33,8 +28,6 @@ struct LitmusTest {
   bool same_block = false;      // the teams share a block (cta scope reaches across them)
   bool allowed_by_ptx = true;   // the weak outcome, under the PTX memory model
   bool model_produces = true;   // relaxed mode can produce it (false: a documented gap)
-  // Team t's program: words x and y (zero at the start), its registers.
-  std::function<void(sim::sim_team& t, uint64_t* x, uint64_t* y, uint64_t* regs)> body;
   std::function<bool(const uint64_t* regs)> weak;  // regs: 4 a team
   std::string weak_text;                           // "r0=1 r1=0"
   // An outcome that no serial order of the teams gives, only an

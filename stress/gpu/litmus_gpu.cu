@@ -3,6 +3,7 @@
 
 #include "stress/gpu/device_buffer.cuh"
 #include "stress/gpu/litmus_gpu.hpp"
+#include "stress/litmus_roles.hpp"
 #include "structures/core/cuda/memory.cuh"
 
 namespace warpcheck::gpu {
@@ -27,72 +28,14 @@ struct Program {
 
 using core::order;
 
-__device__ uint32_t ld(uint32_t* p, order o, core::scope s) { return cuda_backend::load(p, o, s); }
-__device__ void st(uint32_t* p, uint32_t v, order o, core::scope s) { cuda_backend::store(p, v, o, s); }
-
-// Role `t` of an instance: the same programs as stress/litmus.cpp's.
-__device__ void run_role(const Program& p, uint32_t t, uint32_t* x, uint32_t* y, uint32_t* r) {
-  const core::scope s = p.scope;
-  const order rel = p.fenced ? order::release : order::relaxed, acq = p.fenced ? order::acquire : order::relaxed;
-  switch (p.shape) {
-    case LitmusShape::mp:
-      if (t == 0) {
-        st(x, 1, order::relaxed, s);
-        st(y, 1, rel, s);
-      } else {
-        r[0] = ld(y, acq, s);
-        r[1] = ld(x, order::relaxed, s);
-      }
-      break;
-    case LitmusShape::sb:
-      st(t == 0 ? x : y, 1, order::relaxed, s);
-      if (p.fenced) cuda_backend::fence(order::seq_cst, s);
-      r[0] = ld(t == 0 ? y : x, order::relaxed, s);
-      break;
-    case LitmusShape::lb:
-      r[0] = ld(t == 0 ? x : y, order::relaxed, s);
-      if (p.fenced) cuda_backend::fence(order::acq_rel, s);
-      st(t == 0 ? y : x, 1, order::relaxed, s);
-      break;
-    case LitmusShape::wrc:
-      if (t == 0) {
-        st(x, 1, order::relaxed, s);
-      } else if (t == 1) {
-        r[0] = ld(x, order::relaxed, s);
-        st(y, 1, rel, s);
-      } else {
-        r[0] = ld(y, acq, s);
-        r[1] = ld(x, order::relaxed, s);
-      }
-      break;
-    case LitmusShape::iriw:
-      if (t < 2) {
-        st(t == 0 ? x : y, 1, order::relaxed, s);
-      } else {
-        r[0] = ld(t == 2 ? x : y, order::relaxed, s);
-        if (p.fenced) cuda_backend::fence(order::seq_cst, s);
-        r[1] = ld(t == 2 ? y : x, order::relaxed, s);
-      }
-      break;
-    case LitmusShape::corr:
-      if (t == 0) {
-        st(x, 1, order::relaxed, s);
-      } else {
-        r[0] = ld(x, order::relaxed, s);
-        r[1] = ld(x, order::relaxed, s);
-      }
-      break;
-    case LitmusShape::coww:
-      if (t == 0) {
-        st(x, 1, order::relaxed, s);
-        st(x, 2, order::relaxed, s);
-      } else {
-        r[0] = ld(x, order::relaxed, s);
-        r[1] = ld(x, order::relaxed, s);
-      }
-      break;
-  }
-}
+// The role's one lane, straight to memory (stress/litmus_roles.hpp's Team).
+struct lane_memory {
+  template <class W>
+  __device__ W load(const W* p, order o, core::scope s) { return cuda_backend::load(p, o, s); }
+  template <class W>
+  __device__ void store(W* p, W v, order o, core::scope s) { cuda_backend::store(p, v, o, s); }
+  __device__ void fence(order o, core::scope s) { cuda_backend::fence(o, s); }
+};
 
 // One warp a role. In one block: warp w of block b is role w % teams of
 // instance b * kInstancesPerBlock + w / teams. In separate blocks: block b
@@ -124,7 +67,8 @@ __global__ void litmus_kernel(Program p, uint32_t* words, uint32_t* regs, uint32
       while (clock64() < until) {
       }
     }
-    run_role(p, role, x, y, regs + size_t(instance) * 16 + role * 4);
+    lane_memory lane;
+    run_litmus_role(lane, p.shape, p.fenced, p.scope, role, x, y, regs + size_t(instance) * 16 + role * 4);
   } else if (p.stress) {
     // Memory stress beside the roles: loads and stores over a buffer.
     uint32_t h = (blockIdx.x * 1024 + threadIdx.x) * 2654435761u + launch;
