@@ -8,6 +8,7 @@
 #include "linearizability/detail/search.hpp"
 #include "linearizability/detail/shrink.hpp"
 #include "linearizability/distinct_queue.hpp"
+#include "linearizability/distinct_stack.hpp"
 #include "linearizability/partition.hpp"
 #include "linearizability/witness.hpp"
 
@@ -174,13 +175,30 @@ std::string budget_name(const detail::BudgetExhausted& e) {
   return e.why == detail::BudgetStop::Memory ? "memory" : "time";
 }
 
-constexpr const char* kDistinctQueue = "distinct-value queue checker (FIFO order from real-time constraints, O(n log n))";
+// The distinct-value decision procedures, for the models that have one.
+struct DistinctValueProcedure {
+  const char* name;
+  DistinctValueCheck (*decide)(const History&);
+  const char* pending_removals;  // what a pending removal could have done instead
+};
 
-// The distinct-value queue checker's verdicts are checked before they are
+std::optional<DistinctValueProcedure> distinct_value_procedure(ModelId model) {
+  if (model == ModelId::Queue)
+    return DistinctValueProcedure{"distinct-value queue checker (FIFO order from real-time constraints, O(n log n))",
+                                  check_distinct_queue, "pending dequeues took other values than it guessed"};
+  if (model == ModelId::Stack)
+    return DistinctValueProcedure{"distinct-value stack checker (removes a value that can be at the bottom, O(n log n) a value tried)",
+                                  check_distinct_stack, "pending pops took values"};
+  return std::nullopt;
+}
+
+// A distinct-value procedure's verdicts are checked before they are
 // given: a witness by the independent replay (witness.hpp), a violation's
 // evidence by the general search, which also shrinks it. nullopt, with
 // why, when it does not decide: the general search does.
-std::optional<CheckResult> decide_distinct_queue(const History& h, const CheckOptions& opt, std::string& why_not) {
+template <class Model>
+std::optional<CheckResult> decide_distinct_values(const History& h, const CheckOptions& opt, const DistinctValueProcedure& procedure,
+                                                  std::string& why_not) {
   Budget budget;
   budget.deadline = std::min(opt.deadline, after(opt.timeout_seconds));
   budget.memory_limit = opt.memory_limit_bytes;
@@ -188,18 +206,18 @@ std::optional<CheckResult> decide_distinct_queue(const History& h, const CheckOp
   CheckResult r;
   r.operations = h.ops.size();
   r.partitions = h.ops.empty() ? 0 : 1;
-  r.algorithm = kDistinctQueue;
-  DistinctQueueCheck fast;
+  r.algorithm = procedure.name;
+  DistinctValueCheck fast;
   std::optional<std::string> witness_wrong;
   try {
     const auto poller = budget.install();
-    fast = check_distinct_queue(h);
-    if (fast.outcome == DistinctQueueCheck::Outcome::Linearizable) witness_wrong = witness_error(h, fast.order);
+    fast = procedure.decide(h);
+    if (fast.outcome == DistinctValueCheck::Outcome::Linearizable) witness_wrong = witness_error(h, fast.order);
   } catch (const detail::BudgetExhausted& e) {
-    r.reason = budget_name(e) + " budget ran out in the distinct-value queue checker";
+    r.reason = budget_name(e) + " budget ran out in the " + std::string(procedure.name, std::string_view(procedure.name).find(" ("));
     return r;
   }
-  if (fast.outcome == DistinctQueueCheck::Outcome::Linearizable && !witness_wrong) {
+  if (fast.outcome == DistinctValueCheck::Outcome::Linearizable && !witness_wrong) {
     r.verdict = Verdict::Linearizable;
     r.partitions_linearizable = r.partitions;
     r.steps = fast.order.size();
@@ -217,26 +235,34 @@ std::optional<CheckResult> decide_distinct_queue(const History& h, const CheckOp
   Partitions evidence;
   evidence.ops = fast.evidence;
   evidence.begin = {0, evidence.ops.size()};
-  Search<QueueModel> search;
+  Search<Model> search;
   const SearchResult confirmed = search.run(h, evidence.ops, budget);
   r.steps = confirmed.steps;
   if (confirmed.outcome == SearchOutcome::OutOfTime || confirmed.outcome == SearchOutcome::OutOfMemory) {
-    r.reason = std::string(confirmed.outcome == SearchOutcome::OutOfMemory ? "memory" : "time") +
-               " budget ran out confirming the distinct-value queue checker's finding: " + fast.detail;
+    r.reason = std::string(confirmed.outcome == SearchOutcome::OutOfMemory ? "memory" : "time") + " budget ran out confirming the " +
+               std::string(procedure.name, std::string_view(procedure.name).find(" (")) + "'s finding on " +
+               std::to_string(evidence.ops.size()) + " operation(s): " + fast.detail;
     return r;
   }
   if (confirmed.outcome != SearchOutcome::Violation) {
-    why_not = fast.outcome == DistinctQueueCheck::Outcome::Violation ? "its finding was not confirmed: " + fast.detail
-                                                                     : fast.detail + ", unless pending dequeues took other values than it guessed";
+    why_not = fast.outcome == DistinctValueCheck::Outcome::Violation ? "its finding was not confirmed: " + fast.detail
+                                                                     : fast.detail + ", unless " + procedure.pending_removals;
     return std::nullopt;
   }
   r.verdict = Verdict::Violation;
   r.algorithm += "; the finding confirmed and shrunk by the wing-gong-lowe search";
-  r.counterexample = refute<QueueModel>(h, evidence, 0, opt, budget.deadline, search, confirmed.stuck_at);
+  r.counterexample = refute<Model>(h, evidence, 0, opt, budget.deadline, search, confirmed.stuck_at);
   const Counterexample& cx = *r.counterexample;
   r.reason = "no linearization exists for " + std::to_string(cx.history.ops.size()) + " operation(s)" +
              (cx.minimal ? " (minimal)" : " (not shrunk to minimal)") + ": " + fast.detail;
   return r;
+}
+
+std::optional<CheckResult> decide_distinct_values(const History& h, const CheckOptions& opt, std::string& why_not) {
+  const std::optional<DistinctValueProcedure> procedure = distinct_value_procedure(h.meta.model);
+  if (!procedure) return std::nullopt;
+  if (h.meta.model == ModelId::Queue) return decide_distinct_values<QueueModel>(h, opt, *procedure, why_not);
+  return decide_distinct_values<StackModel>(h, opt, *procedure, why_not);
 }
 
 CheckResult replay_only(const History& h, HintReplay replay) {
@@ -285,13 +311,13 @@ CheckResult check_history(const History& h, const CheckOptions& options) {
   std::string fast_not_used;
   if (replay && (replay->outcome == HintReplay::Outcome::Explained || options.algorithm == Algorithm::HintReplay)) {
     r = replay_only(h, std::move(*replay));
-  } else if (options.algorithm == Algorithm::Auto && h.meta.model == ModelId::Queue &&
-             (fast = decide_distinct_queue(h, options, fast_not_used))) {
+  } else if (options.algorithm == Algorithm::Auto && (fast = decide_distinct_values(h, options, fast_not_used))) {
     r = std::move(*fast);
     r.hint_replay = std::move(replay);
   } else {
     r = visit_model(h.meta.model, [&](auto model) { return check_typed<decltype(model)>(h, options); });
-    if (!fast_not_used.empty()) r.algorithm += " (the distinct-value queue checker did not decide: " + fast_not_used + ")";
+    if (!fast_not_used.empty())
+      r.algorithm += " (the " + std::string(h.model().name) + "'s distinct-value checker did not decide: " + fast_not_used + ")";
     r.hint_replay = std::move(replay);
   }
   r.seconds = std::chrono::duration<double>(Clock::now() - started).count();

@@ -75,16 +75,16 @@ class QueueDecision {
  public:
   explicit QueueDecision(const History& h) : h_(h) {}
 
-  DistinctQueueCheck run() {
+  DistinctValueCheck run() {
     detail::reserve_long_step(h_.ops.size() * 128);
     if (!index_values() || !match_pending_dequeues() || !remaining_go_last() || !place_empties() || !order_gaps()) return result_;
     build_witness();
-    result_.outcome = DistinctQueueCheck::Outcome::Linearizable;
+    result_.outcome = DistinctValueCheck::Outcome::Linearizable;
     return result_;
   }
 
  private:
-  using Outcome = DistinctQueueCheck::Outcome;
+  using Outcome = DistinctValueCheck::Outcome;
 
   std::string describe(uint32_t op) const { return describe_operation(h_, h_.ops[op]); }
 
@@ -408,13 +408,13 @@ class QueueDecision {
   std::vector<uint32_t> fifo_;              // dequeued values in FIFO order
   std::vector<uint32_t> gap_end_;           // per gap: FIFO positions before its closing null dequeue
   std::vector<uint8_t> placed_;             // per value: ordered in its gap
-  DistinctQueueCheck result_;
+  DistinctValueCheck result_;
 };
 
 }  // namespace
 
-DistinctQueueCheck check_distinct_queue(const History& h) {
-  if (h.meta.model != ModelId::Queue) return {DistinctQueueCheck::Outcome::NotApplicable, "not a queue history", {}, {}};
+DistinctValueCheck check_distinct_queue(const History& h) {
+  if (h.meta.model != ModelId::Queue) return {DistinctValueCheck::Outcome::NotApplicable, "not a queue history", {}, {}};
   return QueueDecision(h).run();
 }
 

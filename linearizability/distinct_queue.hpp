@@ -29,26 +29,14 @@
 // suspect for the general search to decide.
 #pragma once
 
-#include <string>
-#include <vector>
-
+#include "linearizability/distinct_value_check.hpp"
 #include "linearizability/history.hpp"
 
 namespace warpcheck {
 
-struct DistinctQueueCheck {
-  enum class Outcome { NotApplicable, Linearizable, Violation, Undecided };
-  Outcome outcome = Outcome::NotApplicable;
-  std::string detail;              // why not applicable or undecided; for a violation, what was found
-  std::vector<uint32_t> order;     // Linearizable: a witness (history indices)
-  // Violation: history indices (ascending) of a projection that is not
-  // linearizable; Undecided: possibly one that a pending dequeue explains.
-  std::vector<uint32_t> evidence;
-};
-
 // Decides a queue history (polls the thread's long-step poller, so a
 // checker's budget can stop it). NotApplicable for other models, batched
 // operations, and enqueued values that repeat.
-DistinctQueueCheck check_distinct_queue(const History& h);
+DistinctValueCheck check_distinct_queue(const History& h);
 
 }  // namespace warpcheck

@@ -9,6 +9,7 @@
 
 #include "linearizability/checker.hpp"
 #include "linearizability/distinct_queue.hpp"
+#include "linearizability/distinct_stack.hpp"
 #include "linearizability/witness.hpp"
 #include "support/brute_force_oracle.hpp"
 #include "support/random_histories.hpp"
@@ -51,10 +52,10 @@ void expect_search_agrees(const History& h, bool expected) {
   if (r.verdict == Verdict::Violation) RC_ASSERT(!brute_force_linearizable(r.counterexample->history));
 }
 
-void expect_queue_checker_agrees(const History& h) {
+void expect_distinct_value_checker_agrees(const History& h) {
   const bool expected = brute_force_linearizable(h);
-  const DistinctQueueCheck fast = check_distinct_queue(h);
-  using Outcome = DistinctQueueCheck::Outcome;
+  const DistinctValueCheck fast = h.meta.model == ModelId::Queue ? check_distinct_queue(h) : check_distinct_stack(h);
+  using Outcome = DistinctValueCheck::Outcome;
   RC_TAG(expected ? "linearizable" : "violation", fast.outcome == Outcome::Linearizable ? "fast: linearizable"
                                                   : fast.outcome == Outcome::Violation  ? "fast: violation"
                                                   : fast.outcome == Outcome::Undecided  ? "fast: undecided"
@@ -68,7 +69,7 @@ void expect_queue_checker_agrees(const History& h) {
     RC_ASSERT(!expected);
     RC_ASSERT(!brute_force_linearizable(sub_history(h, fast.evidence)));  // the projection is evidence
   }
-  // Complete: only a guess about pending dequeues leaves it open.
+  // Complete: only a guess about pending removals leaves it open.
   if (fast.outcome == Outcome::Undecided) RC_ASSERT(has_pending_removal(h));
   expect_search_agrees(h, expected);
 }
@@ -86,14 +87,24 @@ SyntheticHistorySpec small_spec(ModelId model, size_t max_ops) {
 }  // namespace
 
 WC_PROP(QueueStack, DistinctQueueCheckerOnRandomHistories, 20000, ()) {
-  expect_queue_checker_agrees(random_distinct_value_history(ModelId::Queue, 12));
+  expect_distinct_value_checker_agrees(random_distinct_value_history(ModelId::Queue, 12));
 }
 
 // Linearizable by construction, then maybe one result corrupted: near misses.
 WC_PROP(QueueStack, DistinctQueueCheckerOnNearMisses, 20000, ()) {
   History h = make_linearizable_history(small_spec(ModelId::Queue, 12));
   for (int i = *rc::gen::inRange(0, 3); i > 0; --i) corrupt_one_result(h);
-  expect_queue_checker_agrees(h);
+  expect_distinct_value_checker_agrees(h);
+}
+
+WC_PROP(QueueStack, DistinctStackCheckerOnRandomHistories, 20000, ()) {
+  expect_distinct_value_checker_agrees(random_distinct_value_history(ModelId::Stack, 12));
+}
+
+WC_PROP(QueueStack, DistinctStackCheckerOnNearMisses, 20000, ()) {
+  History h = make_linearizable_history(small_spec(ModelId::Stack, 12));
+  for (int i = *rc::gen::inRange(0, 3); i > 0; --i) corrupt_one_result(h);
+  expect_distinct_value_checker_agrees(h);
 }
 
 // Batched queues, duplicate values, stacks: the general search (with the
@@ -128,9 +139,10 @@ WC_PROP(QueueStack, RepeatedValuesAgreeWithTheOracle, 3000, ()) {
 }
 
 // Longer histories than the oracle can take (many gaps between null
-// dequeues, long FIFO chains): the checker against the general search.
-WC_PROP(QueueStack, DistinctQueueCheckerAgreesWithTheSearchOnLongerHistories, 1000, ()) {
-  SyntheticHistorySpec spec = small_spec(ModelId::Queue, 80);
+// removals, long FIFO chains, deep stacks): the checkers against the
+// general search.
+WC_PROP(QueueStack, DistinctValueCheckersAgreeWithTheSearchOnLongerHistories, 1000, ()) {
+  SyntheticHistorySpec spec = small_spec(*rc::gen::element(ModelId::Queue, ModelId::Stack), 80);
   spec.overlap = *rc::gen::inRange<uint64_t>(0, 7);
   spec.pending = *rc::gen::element(0.0, 0.0, 0.05);
   History h = make_linearizable_history(spec);
@@ -141,9 +153,9 @@ WC_PROP(QueueStack, DistinctQueueCheckerAgreesWithTheSearchOnLongerHistories, 10
   search.shrink = false;
   const CheckResult reference = check_history(h, search);
   RC_PRE(reference.verdict != Verdict::Unknown);
-  const DistinctQueueCheck fast = check_distinct_queue(h);
-  using Outcome = DistinctQueueCheck::Outcome;
-  RC_TAG(reference.verdict == Verdict::Linearizable ? "linearizable" : "violation");
+  const DistinctValueCheck fast = spec.model == ModelId::Queue ? check_distinct_queue(h) : check_distinct_stack(h);
+  using Outcome = DistinctValueCheck::Outcome;
+  RC_TAG(std::string(h.model().name), reference.verdict == Verdict::Linearizable ? "linearizable" : "violation");
   if (fast.outcome == Outcome::Linearizable) RC_ASSERT(reference.verdict == Verdict::Linearizable);
   if (fast.outcome == Outcome::Violation) RC_ASSERT(reference.verdict == Verdict::Violation);
   if (fast.outcome == Outcome::Undecided) RC_ASSERT(has_pending_removal(h));

@@ -1,0 +1,24 @@
+// What the distinct-value decision procedures (distinct_queue.hpp,
+// distinct_stack.hpp) answer. They decide histories whose inserted values
+// are distinct in near-linear time, where the general search may take
+// exponential time; the checker confirms their answers (a witness by the
+// replay, a violation's evidence by the search) before it gives them.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace warpcheck {
+
+struct DistinctValueCheck {
+  enum class Outcome { NotApplicable, Linearizable, Violation, Undecided };
+  Outcome outcome = Outcome::NotApplicable;
+  std::string detail;              // why not applicable or undecided; for a violation, what was found
+  std::vector<uint32_t> order;     // Linearizable: a witness (history indices)
+  // Violation: history indices (ascending) of a projection that is not
+  // linearizable; Undecided: possibly one that pending removals explain.
+  std::vector<uint32_t> evidence;
+};
+
+}  // namespace warpcheck
