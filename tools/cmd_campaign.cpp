@@ -34,7 +34,17 @@ constexpr const char* kUsage =
     "                          [--deadline SECONDS] [--quiet]\n"
     "       warpcheck campaign --resume DIR [--local P | --gpus | --slurm ...] [--deadline SECONDS] [--quiet]\n"
     "       warpcheck campaign --merge DIR | --status DIR\n"
-    "       warpcheck campaign --run-shard DIR I      (what each process or Slurm task runs)";
+    "       warpcheck campaign --run-shard DIR I      (what each process or Slurm task runs)\n"
+    "  stress options: warpcheck stress's (warpcheck stress --structure S --help); --backend sim unless --gpus\n"
+    "  --shards K        seed ranges, one process each (default 4 a local process or GPU, 100 on Slurm)\n"
+    "  --local P         P processes at a time on this machine (the default, P = the cores)\n"
+    "  --gpus            one process a GPU of this host, each seeing its device alone (CUDA_VISIBLE_DEVICES)\n"
+    "  --slurm           a job array, one shard a task: DIR/campaign.sbatch, submitted with sbatch and waited for\n"
+    "  --sbatch-args A   one more #SBATCH line (--partition, --time, --gres=gpu:1, ...); --max-parallel M: tasks at a time\n"
+    "  --no-submit       write DIR/campaign.sbatch only; submit it yourself, then --merge DIR\n"
+    "  --deadline S      stop waiting after S seconds (default a day): local shards are stopped, a Slurm job is left\n"
+    "  --resume DIR      run the shards without a result; --merge DIR writes the report, --status DIR prints it\n"
+    "exit codes: 1 a failing run; 2 a shard not finished or an undecided check; 0 otherwise; 3 bad input";
 
 // Test hook: the shard of this index kills itself (SIGKILL) instead of
 // writing its result, as a node lost mid-shard would leave it.

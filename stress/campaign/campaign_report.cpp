@@ -31,11 +31,12 @@ std::string seed_range(const ShardRange& r) {
   return std::to_string(r.first_seed) + " to " + std::to_string(r.first_seed + r.seeds - 1);
 }
 
-std::vector<std::pair<const ShardResult*, const CampaignFailure*>> failures_by_seed(const CampaignState& s) {
-  std::vector<std::pair<const ShardResult*, const CampaignFailure*>> all;
+// Every listed failure of the finished shards, by seed.
+std::vector<const CampaignFailure*> failures_by_seed(const CampaignState& s) {
+  std::vector<const CampaignFailure*> all;
   for (const ShardResult& r : s.finished)
-    for (const CampaignFailure& f : r.failures) all.emplace_back(&r, &f);
-  std::sort(all.begin(), all.end(), [](auto& a, auto& b) { return a.second->seed < b.second->seed; });
+    for (const CampaignFailure& f : r.failures) all.push_back(&f);
+  std::sort(all.begin(), all.end(), [](auto* a, auto* b) { return a->seed < b->seed; });
   return all;
 }
 
@@ -71,14 +72,14 @@ void write_report(const CampaignState& s, const ReportOptions& o, std::ostream& 
   if (!s.unfinished.empty()) {
     out << "\n## Shards not finished: " << s.unfinished.size() << "\n\n| shard | seeds | why |\n|---|---|---|\n";
     for (const UnfinishedShard& u : s.unfinished) out << "| " << u.shard << " | " << seed_range(u.range) << " | " << cell(u.why) << " |\n";
-    out << "\nresume (runs only these): `warpcheck campaign --resume " << o.folder << "`\n";
+    out << "\nresume (runs only these; add --slurm or --gpus to run them there): `warpcheck campaign --resume " << o.folder << "`\n";
   }
 
   if (c.failing_runs) {
     const auto all = failures_by_seed(s);
     out << "\n## Failing runs: " << c.failing_runs << "\n\n| seed | what failed | replay |\n|---|---|---|\n";
     for (size_t i = 0; i < all.size() && i < o.failures; ++i)
-      out << "| " << all[i].second->seed << " | " << cell(all[i].second->what) << " | `" << replay_line(s.request, all[i].second->seed)
+      out << "| " << all[i]->seed << " | " << cell(all[i]->what) << " | `" << replay_line(s.request, all[i]->seed)
           << "` |\n";
     const uint64_t unlisted = c.failing_runs - std::min<uint64_t>(c.failing_runs, std::min(all.size(), o.failures));
     if (unlisted) out << "\n" << unlisted << " more not listed here" << (o.failures < all.size() ? " (the report file lists them)" : "") << "\n";
@@ -113,10 +114,10 @@ std::string summary_json(const CampaignState& s) {
   j += "],\"failures\":[";
   const auto all = failures_by_seed(s);
   for (size_t i = 0; i < all.size(); ++i) {
-    j += (i ? ",{\"seed\":" : "{\"seed\":") + std::to_string(all[i].second->seed) + ",\"what\":";
-    append_json_string(j, all[i].second->what);
+    j += (i ? ",{\"seed\":" : "{\"seed\":") + std::to_string(all[i]->seed) + ",\"what\":";
+    append_json_string(j, all[i]->what);
     j += ",\"replay\":";
-    append_json_string(j, replay_line(s.request, all[i].second->seed));
+    append_json_string(j, replay_line(s.request, all[i]->seed));
     j += '}';
   }
   return j + "]}\n";

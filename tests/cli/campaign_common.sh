@@ -5,9 +5,9 @@
 fail() { echo "FAIL: $*"; exit 1; }
 
 # A planted bug that fails a few percent of the seeds, so that failures and
-# their replay lines are merged too; 600 seeds take a few seconds.
+# their replay lines are merged too; 300 seeds take a few seconds.
 run=(--structure slabhash --mode map --mutant torn_read --backend sim)
-seeds=600
+seeds=300
 
 # The first table row's first eight cells: runs, operations, the three
 # verdicts, faults, invariants broken, failing runs (what must not depend

@@ -25,9 +25,9 @@ rc=$?
 [ $rc = 1 ] || { cat "$dir/c1.txt" "$dir/c1.err"; fail "a Slurm campaign with failures and a killed task exited $rc"; }
 job=$(sed -n 's/.*as Slurm job \([0-9]*\) (tasks 0-3%2)$/\1/p' "$dir/c1.err")
 [ -n "$job" ] || { cat "$dir/c1.err"; fail "not submitted as one array of 4 tasks"; }
-grep -q "^| 1 | 151 to 300 | killed by signal 9 (Slurm job ${job}_1 on " "$dir/c1.txt" || { cat "$dir/c1.txt"; fail "the killed task is not reported"; }
-grep -q "^seeds 1 to 600 in 4 shards: 3 finished (450 seeds), 1 not" "$dir/c1.txt" || { cat "$dir/c1.txt"; fail "finished tasks"; }
-grep -q "^shard 2: seeds 301 to 450, 150 runs" "$dir/c/logs/shard-0002.log" || { cat "$dir/c/logs/shard-0002.log"; fail "a task's log"; }
+grep -q "^| 1 | 76 to 150 | killed by signal 9 (Slurm job ${job}_1 on " "$dir/c1.txt" || { cat "$dir/c1.txt"; fail "the killed task is not reported"; }
+grep -q "^seeds 1 to 300 in 4 shards: 3 finished (225 seeds), 1 not" "$dir/c1.txt" || { cat "$dir/c1.txt"; fail "finished tasks"; }
+grep -q "^shard 2: seeds 151 to 225, 75 runs" "$dir/c/logs/shard-0002.log" || { cat "$dir/c/logs/shard-0002.log"; fail "a task's log"; }
 
 # --resume submits shard 1 alone; the finished shards' files are not touched.
 before=$(finished_shards "$dir/c")

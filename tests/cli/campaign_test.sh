@@ -18,9 +18,9 @@ want=$(one_process_counts)
 WARPCHECK_CAMPAIGN_TEST_KILL_SHARD=2 "$w" campaign "${run[@]}" --seeds "$seeds" --shards 5 --local 3 --out "$dir/c" --quiet >"$dir/c1.txt" 2>&1
 rc=$?
 [ $rc = 1 ] || { cat "$dir/c1.txt"; fail "a campaign with failures and a killed shard exited $rc"; }
-grep -q "^## Shards not finished: 1" "$dir/c1.txt" && grep -q "^| 2 | 241 to 360 | killed by signal 9" "$dir/c1.txt" ||
+grep -q "^## Shards not finished: 1" "$dir/c1.txt" && grep -q "^| 2 | 121 to 180 | killed by signal 9" "$dir/c1.txt" ||
   { cat "$dir/c1.txt"; fail "the killed shard is not reported"; }
-grep -q "^seeds 1 to 600 in 5 shards: 4 finished (480 seeds), 1 not" "$dir/c1.txt" || { cat "$dir/c1.txt"; fail "finished shards"; }
+grep -q "^seeds 1 to 300 in 5 shards: 4 finished (240 seeds), 1 not" "$dir/c1.txt" || { cat "$dir/c1.txt"; fail "finished shards"; }
 [ -e "$dir/c/shards/shard-0002.json" ] && fail "the killed shard has a result"
 "$w" campaign --status "$dir/c" >"$dir/status.txt"
 [ $? = 1 ] && grep -q "killed by signal 9" "$dir/status.txt" || fail "--status"
@@ -30,19 +30,20 @@ before=$(finished_shards "$dir/c")
 "$w" campaign --resume "$dir/c" --local 3 >"$dir/c2.txt" 2>"$dir/c2.err"
 [ $? = 1 ] || { cat "$dir/c2.txt" "$dir/c2.err"; fail "the resumed campaign's exit code"; }
 grep -q "shards to run: 1, on 3 processes" "$dir/c2.err" || { cat "$dir/c2.err"; fail "resume ran other shards"; }
-grep -q "campaign: 5/5 shards, 600/600 seeds" "$dir/c2.err" || { cat "$dir/c2.err"; fail "no progress line"; }
+grep -q "campaign: 5/5 shards, 300/300 seeds" "$dir/c2.err" || { cat "$dir/c2.err"; fail "no progress line"; }
 [ "$(finished_shards "$dir/c" | grep -v shard-0002)" = "$before" ] || fail "resume rewrote a finished shard"
 for i in 0 1 3 4; do [ "$(grep -c '^== warpcheck campaign: shard' "$dir/c/logs/shard-000$i.log")" = 1 ] || fail "shard $i ran twice"; done
 [ "$(grep -c '^== warpcheck campaign: shard' "$dir/c/logs/shard-0002.log")" = 2 ] || fail "shard 2 did not run again"
 got=$(counts "$dir/c2.txt")
 [ "$got" = "$want" ] || fail "3 processes, 5 shards, one resumed: $got; one process: $want"
 [ "$(counts "$dir/c/report.md")" = "$want" ] || fail "report.md's counts"
-grep -q '"counts":{"runs":600,' "$dir/c/summary.json" || fail "summary.json's counts"
+grep -q '"counts":{"runs":300,' "$dir/c/summary.json" || fail "summary.json's counts"
 check_failures_listed "$dir/c"
 
 # Nothing left to run: resuming again reruns nothing; merging again gives the same.
+before=$(finished_shards "$dir/c")
 "$w" campaign --resume "$dir/c" >"$dir/c3.txt" 2>"$dir/c3.err"
-grep -q "has its result: nothing to run" "$dir/c3.err" && [ "$(finished_shards "$dir/c")" = "$(finished_shards "$dir/c")" ] || fail "resume of a finished campaign"
+grep -q "has its result: nothing to run" "$dir/c3.err" && [ "$(finished_shards "$dir/c")" = "$before" ] || fail "resume of a finished campaign"
 "$w" campaign --merge "$dir/c" >"$dir/c4.txt"
 [ $? = 1 ] && [ "$(counts "$dir/c4.txt")" = "$want" ] || fail "--merge"
 
@@ -67,6 +68,14 @@ ls "$dir/s/shards" | grep -q . && fail "--no-submit ran shards"
 "$w" campaign --status "$dir/s" >"$dir/st.txt"
 [ $? = 1 ] && grep -q "^| 0 | 1 to 10 | not run |" "$dir/st.txt" || { cat "$dir/st.txt"; fail "--status of shards not run"; }
 
+# tools/sim_campaign.sh: one campaign a shape, one row each.
+printf -- '--mode map\n--mode map --mutant torn_read\n' >"$dir/shapes.txt"
+WARPCHECK=$w bash "$(dirname "$0")/../../tools/sim_campaign.sh" slabhash 40 "$dir/shapes.txt" 2 20 >"$dir/sim.txt" 2>"$dir/sim.err"
+rc=$?
+[ $rc = 1 ] && grep -q '^| `--mode map` | 40 | 0 | 40 | 0 | 0 | 0 | 0 | 0 | 0 |$' "$dir/sim.txt" &&
+  grep -q '^| `--mode map --mutant torn_read` | 40 | [1-9]' "$dir/sim.txt" && grep -q "first failure: warpcheck repro " "$dir/sim.err" ||
+  { cat "$dir/sim.txt" "$dir/sim.err"; fail "tools/sim_campaign.sh exited $rc"; }
+
 # Bad input: a clear error and exit code 3.
 expect_refused() {  # WHAT_THE_ERROR_SAYS ARGS...
   local says=$1
@@ -77,9 +86,9 @@ expect_refused() {  # WHAT_THE_ERROR_SAYS ARGS...
 }
 expect_refused "no such campaign folder" --resume "$dir/none"
 expect_refused "not a campaign folder" --merge "$dir"
-expect_refused "holds a campaign already" "${run[@]}" --seeds 600 --out "$dir/c"
+expect_refused "holds a campaign already" "${run[@]}" --seeds 300 --out "$dir/c"
 expect_refused "\-\-mutant: stored torn_read, asked none" --resume "$dir/c" --mutant none
-expect_refused "\-\-seeds: stored 600, asked 700" --resume "$dir/c" --seeds 700
+expect_refused "\-\-seeds: stored 300, asked 700" --resume "$dir/c" --seeds 700
 env PATH=/nonexistent "$w" campaign "${run[@]}" --seeds 10 --slurm --out "$dir/x" >"$dir/bad.txt" 2>&1
 [ $? = 3 ] && grep -q "sbatch is not on PATH" "$dir/bad.txt" || { cat "$dir/bad.txt"; fail "--slurm without sbatch"; }
 [ -e "$dir/x" ] && fail "a refused --slurm campaign wrote its folder"

@@ -76,6 +76,8 @@ SwitchType=switch/none
 SelectType=select/cons_tres
 SelectTypeParameters=CR_Core
 SchedulerType=sched/backfill
+# Schedule a submitted batch job at once (the default waits up to 3 s).
+SchedulerParameters=batch_sched_delay=0
 JobCompType=jobcomp/none
 JobAcctGatherType=jobacct_gather/none
 AccountingStorageType=accounting_storage/none
