@@ -74,8 +74,9 @@ uint32_t cores() { return std::max(1u, std::thread::hardware_concurrency()); }
 class FolderLock {
  public:
   explicit FolderLock(const CampaignDir& dir) : fd_(::open((dir.root + "/launch.lock").c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644)) {
-    if (fd_ < 0 || ::flock(fd_, LOCK_EX | LOCK_NB) != 0)
-      throw UsageError(dir.root + ": another warpcheck campaign is running shards of this folder");
+    if (fd_ >= 0 && ::flock(fd_, LOCK_EX | LOCK_NB) == 0) return;
+    if (fd_ >= 0) ::close(fd_);
+    throw UsageError(dir.root + ": another warpcheck campaign is running shards of this folder");
   }
   ~FolderLock() { ::close(fd_); }
   FolderLock(const FolderLock&) = delete;
@@ -181,7 +182,8 @@ int run_shard_command(const CampaignDir& dir, const std::string& index) {
   write_atomically(dir.result(i), shard_result_json(r));
   std::filesystem::remove(dir.progress(i));
   std::cout << "shard " << i << ": seeds " << r.first_seed << " to " << r.first_seed + r.seeds - 1 << ", " << r.counts.runs << " runs, "
-            << r.counts.failing_runs << " failing, " << (r.finished_ms - r.started_ms) / 1000.0 << " s on " << r.host << "\n";
+            << r.counts.failing_runs << " failing, " << (r.finished_ms - r.started_ms) / 1000.0 << " s on " << r.host
+            << (r.devices.empty() ? "" : ", CUDA_VISIBLE_DEVICES=" + r.devices) << "\n";
   return 0;
 }
 

@@ -92,7 +92,7 @@ void write_report(const CampaignState& s, const ReportOptions& o, std::ostream& 
     for (const ShardResult& r : s.finished)
       out << "| " << r.shard << " | " << seed_range({r.first_seed, r.seeds}) << " | " << r.counts.runs << " | " << r.counts.failing_runs
           << " | " << r.counts.linearizable << " | " << r.counts.violations << " | " << r.counts.unknown << " | "
-          << seconds(r.finished_ms - r.started_ms) << " | " << cell(r.host) << " |\n";
+          << seconds(r.finished_ms - r.started_ms) << " | " << cell(r.host + (r.devices.empty() ? "" : ", GPU " + r.devices)) << " |\n";
   }
 }
 

@@ -86,6 +86,8 @@ std::string shard_result_json(const ShardResult& r) {
        ",\"seeds\":" + std::to_string(r.seeds) + ",\"counts\":" + counts_json(r.counts) +
        ",\"started_ms\":" + std::to_string(r.started_ms) + ",\"finished_ms\":" + std::to_string(r.finished_ms) + ",\"host\":";
   append_json_string(s, r.host);
+  s += ",\"devices\":";
+  append_json_string(s, r.devices);
   s += ",\"failures\":[";
   for (size_t i = 0; i < r.failures.size(); ++i) {
     s += (i ? ",{\"seed\":" : "{\"seed\":") + std::to_string(r.failures[i].seed) + ",\"what\":";
@@ -108,6 +110,7 @@ ShardResult parse_shard_result(const std::string& text, const std::string& where
       else if (key == "started_ms") r.started_ms = c.parse_u64();
       else if (key == "finished_ms") r.finished_ms = c.parse_u64();
       else if (key == "host") r.host = c.parse_string();
+      else if (key == "devices") r.devices = c.parse_string();
       else if (key == "failures_not_listed") r.failures_not_listed = c.parse_u64();
       else if (key == "counts")
         c.parse_object([&](const std::string& name) {

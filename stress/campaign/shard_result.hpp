@@ -33,6 +33,7 @@ struct ShardResult {
   CampaignCounts counts;
   uint64_t started_ms = 0, finished_ms = 0;  // Unix time in milliseconds
   std::string host;
+  std::string devices;  // its CUDA_VISIBLE_DEVICES (--gpus: the one GPU it ran on); empty when unset
   std::vector<CampaignFailure> failures;  // the first kMaxListedFailures, by seed
   uint64_t failures_not_listed = 0;
 };

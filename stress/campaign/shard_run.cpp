@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdlib>
 #include <stdexcept>
 
 #include "stress/stress_report.hpp"
@@ -32,6 +33,7 @@ ShardResult run_shard(const CampaignPlan& plan, const StressRequest& request, ui
   r.first_seed = range.first_seed;
   r.seeds = range.seeds;
   r.host = host_name();
+  if (const char* d = std::getenv("CUDA_VISIBLE_DEVICES")) r.devices = d;
   r.started_ms = unix_ms();
 
   const SeedRunner runner(request);

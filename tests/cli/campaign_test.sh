@@ -63,7 +63,9 @@ grep -qx "#SBATCH --array=0-3%2" "$script" && grep -qx "#SBATCH --partition=gpu 
   grep -q -- "campaign --run-shard '$dir/s' \"\$shard\"" "$script" && bash -n "$script" || { cat "$script"; fail "the batch script"; }
 ls "$dir/s/shards" | grep -q . && fail "--no-submit ran shards"
 # What a task runs: --run-shard, as each local process does.
-"$w" campaign --run-shard "$dir/s" 3 >"$dir/r.txt" && grep -q "^shard 3: seeds 31 to 40, 10 runs" "$dir/r.txt" || { cat "$dir/r.txt"; fail "--run-shard"; }
+# A shard records the device it was given (--gpus gives each process one).
+CUDA_VISIBLE_DEVICES=7 "$w" campaign --run-shard "$dir/s" 3 >"$dir/r.txt" && grep -q "^shard 3: seeds 31 to 40, 10 runs" "$dir/r.txt" &&
+  grep -q '"devices":"7"' "$dir/s/shards/shard-0003.json" || { cat "$dir/r.txt"; fail "--run-shard"; }
 "$w" campaign --run-shard "$dir/s" 3 | grep -q "has its result already" || fail "--run-shard of a finished shard"
 "$w" campaign --status "$dir/s" >"$dir/st.txt"
 [ $? = 1 ] && grep -q "^| 0 | 1 to 10 | not run |" "$dir/st.txt" || { cat "$dir/st.txt"; fail "--status of shards not run"; }
