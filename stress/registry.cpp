@@ -20,6 +20,7 @@ GpuProbe probe_gpu() {
 #if WARPCHECK_HAVE_CUDA
   const gpu::DeviceInfo info = gpu::device_info();
   p.present = info.present;
+  p.devices = info.count;
   p.name = info.name;
   p.why_absent = info.why_absent;
 #else
@@ -40,18 +41,6 @@ const Registry& registry() {
                           },
                           probe_gpu};
   return r;
-}
-
-const Structure* Registry::find(std::string_view name) const {
-  for (const Structure& s : structures)
-    if (s.spec.name == name) return &s;
-  return nullptr;
-}
-
-std::string Registry::names() const {
-  std::string s;
-  for (const Structure& st : structures) s += (s.empty() ? "" : ", ") + st.spec.name;
-  return s;
 }
 
 }  // namespace warpcheck

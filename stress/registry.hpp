@@ -12,6 +12,7 @@ namespace warpcheck {
 
 struct GpuProbe {
   bool present = false;
+  int devices = 0;  // how many this process sees
   std::string name, why_absent;
 };
 

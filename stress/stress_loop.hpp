@@ -58,6 +58,8 @@ struct StressOptions {
   bool points_must_hold = false;  // hints that do not explain a history fail the run
   CheckOptions check;
   std::function<void(const StressProgress&)> progress;  // called about once a second
+  // Called for every failing run (a campaign lists them all).
+  std::function<void(uint64_t seed, const SeedRun&, const CheckResult&)> on_failure;
 };
 
 struct StressSummary {

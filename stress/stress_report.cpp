@@ -34,6 +34,14 @@ void print_summary(const StressSummary& sum, Backend backend, bool judge_points,
         << " steps/s (runs and recording)\n";
 }
 
+std::string describe_failure(const SeedRun& run, const CheckResult& check) {
+  if (run.fault) return run.fault_message;
+  if (!run.invariant_violations.empty()) return "invariant broken: " + run.invariant_violations[0];
+  if (check.verdict == Verdict::Violation) return std::string(verdict_name(check.verdict)) + ": " + check.reason;
+  return "proof's points NOT explained (" + std::string(verdict_name(check.verdict)) + "): " +
+         (check.hint_replay ? check.hint_replay->detail : std::string());
+}
+
 int report_failures(const StressSummary& sum, const SeedFailure* shrunk, const FailureFiles& files, std::ostream& out) {
   if (sum.first_unexplained && (!sum.first_failure || sum.first_failure->seed != sum.first_unexplained->seed)) {
     const SeedFailure& u = *sum.first_unexplained;
@@ -43,11 +51,7 @@ int report_failures(const StressSummary& sum, const SeedFailure* shrunk, const F
   }
   if (!sum.first_failure) return sum.unknown ? 2 : 0;
   const SeedFailure& f = shrunk ? *shrunk : *sum.first_failure;
-  out << "\nFAILED at seed " << f.seed << ": ";
-  if (f.run.fault) out << f.run.fault_message << "\n";
-  else if (!f.run.invariant_violations.empty()) out << "invariant broken: " << f.run.invariant_violations[0] << "\n";
-  else if (f.check.verdict == Verdict::Violation) out << verdict_name(f.check.verdict) << ": " << f.check.reason << "\n";
-  else out << "proof's points NOT explained (" << verdict_name(f.check.verdict) << "): " << f.check.hint_replay->detail << "\n";
+  out << "\nFAILED at seed " << f.seed << ": " << describe_failure(f.run, f.check) << "\n";
   if (!f.run.fault_details.empty()) out << f.run.fault_details;
   for (size_t i = 1; i < f.run.invariant_violations.size(); ++i) out << "  also: " << f.run.invariant_violations[i] << "\n";
   if (f.check.verdict == Verdict::Violation) write_text_report(f.run.history, f.check, out);

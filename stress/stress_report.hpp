@@ -13,6 +13,10 @@ std::string describe_target(const Target& t);
 
 void print_summary(const StressSummary& sum, Backend backend, bool judge_points, std::ostream& out);
 
+// What failed in a failing run, in one line: its fault, its first broken
+// invariant, the violation's reason, or the points that did not explain it.
+std::string describe_failure(const SeedRun& run, const CheckResult& check);
+
 struct FailureFiles {
   std::string out_dir;           // empty: write no files
   const Ops* workload = nullptr; // the failing workload, when it is not the seed's own

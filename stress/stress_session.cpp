@@ -160,15 +160,13 @@ std::string run_configuration(const Structure& s, const Options& o, const Ops* w
   return c + "}";
 }
 
-StressRequest request_from_history(const Registry& reg, const std::string& path,
-                                   const std::map<std::string, std::string>& session_values,
-                                   const std::set<std::string>& session_flags) {
-  const History h = load_history(path);
-  if (h.meta.config.empty()) throw std::invalid_argument(path + ": the history holds no run configuration (not a stress run's)");
+StressRequest request_from_configuration(const Registry& reg, const std::string& configuration, const std::string& where,
+                                         const std::map<std::string, std::string>& session_values,
+                                         const std::set<std::string>& session_flags) {
   std::string structure, workload;
   std::map<std::string, std::string> values;
   try {
-    detail::JsonCursor c(h.meta.config);
+    detail::JsonCursor c(configuration);
     c.parse_object([&](const std::string& key) {
       if (key == "structure") structure = c.parse_string();
       else if (key == "workload") workload = c.parse_string();
@@ -176,10 +174,10 @@ StressRequest request_from_history(const Registry& reg, const std::string& path,
       else c.skip_value();
     });
   } catch (const detail::JsonCursor::Error& e) {
-    throw std::invalid_argument(path + ": the run configuration is not what a stress run writes: " + e.message);
+    throw std::invalid_argument(where + ": the run configuration is not what a stress run writes: " + e.message);
   }
   const Structure* s = reg.find(structure);
-  if (!s) throw std::invalid_argument(path + ": no structure '" + structure + "' here (known: " + reg.names() + ")");
+  if (!s) throw std::invalid_argument(where + ": no structure '" + structure + "' here (known: " + reg.names() + ")");
   std::set<std::string> flags = session_flags;
   const auto table = option_table(*s);
   for (auto it = values.begin(); it != values.end();) {  // flags are stored as "true"
@@ -194,71 +192,92 @@ StressRequest request_from_history(const Registry& reg, const std::string& path,
     }
   }
   const std::optional<Backend> backend = parse_backend(values.count("backend") ? values["backend"] : "");
-  if (!backend) throw std::invalid_argument(path + ": the run configuration names no back-end");
+  if (!backend) throw std::invalid_argument(where + ": the run configuration names no back-end");
   for (const auto& [k, v] : session_values) {
     if (values.count(k)) throw std::invalid_argument("--" + k + " is the history's to say: it holds the run's configuration");
     values[k] = v;
   }
   values.erase("backend");
   StressRequest r = make_request(*s, *backend, values, flags);
-  r.repro_seed = h.meta.seed;
   if (!workload.empty()) r.workload = parse_workload(workload, s->configure(r.options).shape.slots());
+  return r;
+}
+
+StressRequest request_from_history(const Registry& reg, const std::string& path,
+                                   const std::map<std::string, std::string>& session_values,
+                                   const std::set<std::string>& session_flags) {
+  const History h = load_history(path);
+  if (h.meta.config.empty()) throw std::invalid_argument(path + ": the history holds no run configuration (not a stress run's)");
+  StressRequest r = request_from_configuration(reg, h.meta.config, path, session_values, session_flags);
+  r.repro_seed = h.meta.seed;
   r.original = encode_binary(h);
   return r;
 }
 
-int run_stress_request(const StressRequest& req, std::ostream& out, std::ostream& err) {
+SeedRunner::SeedRunner(const StressRequest& req)
+    : request_(req), options_(req.options), target_(req.structure->configure(options_)) {
   const Structure& st = *req.structure;
-  Options o = req.options;
-  const Backend backend = o.backend();
-  const Target target = st.configure(o);
-  const bool repro = req.repro_seed.has_value();
+  const Backend backend = options_.backend();
   if (!req.schedule.empty() && backend != Backend::Sim) throw std::invalid_argument("--schedule replays simulator runs: add --backend sim");
-
-  StressOptions loop;
-  loop.first_seed = repro ? *req.repro_seed : o.integer("seed");
-  loop.seeds = repro ? (backend == Backend::Gpu ? o.integer("times") : 1) : o.integer("seeds");
-  loop.keep_going = o.flag("keep-going") || (repro && backend == Backend::Gpu);
-  loop.points_must_hold = o.flag("require-points");
-  const bool judge_points =
-      (backend == Backend::Sim && o.text("memory-model") == "sc") || st.spec.points_only_in_simulator.empty();
-  if (loop.points_must_hold && !judge_points)
+  judge_points_ = (backend == Backend::Sim && options_.text("memory-model") == "sc") || st.spec.points_only_in_simulator.empty();
+  if (options_.flag("require-points") && !judge_points_)
     throw std::invalid_argument("--require-points: " + st.spec.name + "'s points are judged in sequentially consistent simulator runs only: " +
                                 st.spec.points_only_in_simulator);
-  loop.check.timeout_seconds = o.real("timeout");
+  const uint64_t first = req.repro_seed ? *req.repro_seed : options_.integer("seed");
+  if (backend == Backend::Sim) sim_ = simulator_config(target_, options_, workload(first), first);
+  config_ = run_configuration(st, options_, req.workload ? &*req.workload : nullptr);
+}
+
+Ops SeedRunner::workload(uint64_t seed) const {
+  return request_.workload ? *request_.workload : materialize(target_.shape, generate_slots(target_.shape, seed));
+}
+
+SeedRun SeedRunner::run(uint64_t seed) const {
+  SeedRun r;
+  switch (options_.backend()) {
+    case Backend::Sim: {
+      sim::SimConfig cfg = sim_;
+      cfg.seed = seed;
+      cfg.replay = request_.schedule;
+      r = target_.sim(cfg, workload(seed));
+      break;
+    }
+    case Backend::Threads: r = target_.threads(seed, workload(seed)); break;
+    case Backend::Gpu: r = target_.gpu({seed, options_.integer("spin-bound")}, workload(seed)); break;
+  }
+  r.history.meta.config = config_;
+  return r;
+}
+
+StressOptions SeedRunner::loop_options(uint64_t first_seed, uint64_t seeds) const {
+  StressOptions loop;
+  loop.first_seed = first_seed;
+  loop.seeds = seeds;
+  loop.keep_going = options_.flag("keep-going");
+  loop.points_must_hold = options_.flag("require-points");
+  loop.check.timeout_seconds = options_.real("timeout");
+  return loop;
+}
+
+int run_stress_request(const StressRequest& req, std::ostream& out, std::ostream& err) {
+  const Structure& st = *req.structure;
+  const SeedRunner runner(req);
+  const Options& o = runner.options();
+  const Target& target = runner.target();
+  const Backend backend = o.backend();
+  const bool repro = req.repro_seed.has_value();
+  const bool judge_points = runner.judges_points();
+
+  StressOptions loop = repro ? runner.loop_options(*req.repro_seed, backend == Backend::Gpu ? o.integer("times") : 1)
+                             : runner.loop_options(o.integer("seed"), o.integer("seeds"));
+  loop.keep_going = loop.keep_going || (repro && backend == Backend::Gpu);
   if (!o.flag("quiet"))
     loop.progress = [&err](const StressProgress& p) {
       err << "\r  " << p.done << "/" << p.total << " runs, " << p.failures << " failing, " << int(p.seconds) << " s"
           << (p.done == p.total ? "\n" : "") << std::flush;
     };
-  auto ops_for = [&](uint64_t seed) {
-    return req.workload ? *req.workload : materialize(target.shape, generate_slots(target.shape, seed));
-  };
-
-  sim::SimConfig s;
-  if (backend == Backend::Sim) s = simulator_config(target, o, ops_for(loop.first_seed), loop.first_seed);
-  const std::string config = run_configuration(st, o, req.workload ? &*req.workload : nullptr);
-
-  std::function<SeedRun(uint64_t)> run_one;
-  switch (backend) {
-    case Backend::Sim:
-      run_one = [&](uint64_t seed) {
-        sim::SimConfig cfg = s;
-        cfg.seed = seed;
-        cfg.replay = req.schedule;
-        return target.sim(cfg, ops_for(seed));
-      };
-      break;
-    case Backend::Threads: run_one = [&](uint64_t seed) { return target.threads(seed, ops_for(seed)); }; break;
-    case Backend::Gpu:
-      run_one = [&](uint64_t seed) { return target.gpu({seed, o.integer("spin-bound")}, ops_for(seed)); };
-      break;
-  }
-  auto configured = [&](uint64_t seed) {
-    SeedRun r = run_one(repro ? *req.repro_seed : seed);  // repro on the GPU: the same seed every time
-    r.history.meta.config = config;
-    return r;
-  };
+  // repro on the GPU: the same seed every time
+  auto configured = [&](uint64_t seed) { return runner.run(repro ? *req.repro_seed : seed); };
 
   out << (repro ? "repro: seed " + std::to_string(*req.repro_seed) + ", " : std::string("stress: ")) << st.spec.name << ", "
       << describe_target(target) << "," << o.run_flags() << "\n";
@@ -285,7 +304,7 @@ int run_stress_request(const StressRequest& req, std::ostream& out, std::ostream
   std::optional<ShrunkFailure> shrunk;
   if (sum.first_failure && backend == Backend::Sim && !req.workload && req.schedule.empty() && !req.original &&
       !o.flag("no-shrink")) {
-    shrunk = shrink_failure(target, s, sum.first_failure->seed, loop.check, loop.points_must_hold, o.integer("shrink-tries"));
+    shrunk = shrink_failure(target, runner.simulator(), sum.first_failure->seed, loop.check, loop.points_must_hold, o.integer("shrink-tries"));
     if (shrunk) {
       shrunk->failure.run.history.meta.config = run_configuration(st, o, &shrunk->ops);
       const ShrinkResult& r = shrunk->shrink;

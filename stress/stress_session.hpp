@@ -40,8 +40,46 @@ StressRequest request_from_history(const Registry& r, const std::string& path,
                                    const std::map<std::string, std::string>& session_values,
                                    const std::set<std::string>& session_flags);
 
+// The request a run configuration (run_configuration's JSON) describes,
+// session values and flags added (a run option among them is refused);
+// `where` names the configuration's source in errors.
+StressRequest request_from_configuration(const Registry& r, const std::string& configuration, const std::string& where,
+                                         const std::map<std::string, std::string>& session_values,
+                                         const std::set<std::string>& session_flags);
+
 // The same from text: "--mode map --teams 4" (how catalogues name runs).
 StressRequest request_from_flags(const Structure& s, Backend b, const std::string& flags);
+
+// A request's runs, seed by seed, as `stress` and a campaign's shards run
+// them: the target configured once; in the simulator, the configuration
+// derived once (PCT's step estimate, from the first seed, is stored into
+// the options, so a campaign's shards all run the same schedules as one
+// process would); every history stamped with the run's configuration.
+// Holds a reference to the request.
+class SeedRunner {
+ public:
+  explicit SeedRunner(const StressRequest& request);  // throws std::invalid_argument
+  SeedRunner(const SeedRunner&) = delete;
+  SeedRunner& operator=(const SeedRunner&) = delete;
+
+  SeedRun run(uint64_t seed) const;
+  Ops workload(uint64_t seed) const;  // the request's own, or the seed's
+  // The loop over seeds [first_seed, first_seed + seeds) as the options say
+  // (--keep-going, --require-points, the checker's --timeout).
+  StressOptions loop_options(uint64_t first_seed, uint64_t seeds) const;
+  const Options& options() const { return options_; }  // with the derived values
+  const Target& target() const { return target_; }
+  const sim::SimConfig& simulator() const { return sim_; }
+  bool judges_points() const { return judge_points_; }  // the proof's points are judged on this back-end
+
+ private:
+  const StressRequest& request_;
+  Options options_;
+  Target target_;
+  sim::SimConfig sim_;
+  std::string config_;
+  bool judge_points_ = true;
+};
 
 // Runs it; the summary and any failure to `out`, progress to `err`.
 // Returns the exit code: 0 pass, 1 a failing run, 2 an undecided check.

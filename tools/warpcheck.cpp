@@ -29,6 +29,9 @@ constexpr const char* kUsage =
     "  repro SEED [the stress options] | repro DIR/history.bin   a failure again\n"
     "  score [--structure S] [--backend sim|gpu] [--seeds N]   the mutation score: which oracle catches each planted bug\n"
     "  suite [--structure S] [--tag main|gpu|sanitize] [--backend B] [--out DIR]   the structures' declared stress suites\n"
+    "  campaign --structure S [stress options] --seeds N --out DIR [--shards K] [--local P | --gpus | --slurm]\n"
+    "           a seed range in shards over processes, GPUs or a Slurm job array, merged (campaign --help)\n"
+    "  campaign --resume DIR | --merge DIR | --status DIR\n"
     "models: set, map, multimap, pq, register, cas-register, kv, queue, stack\n"
     "exit codes: 0 linearizable, 1 violation, 2 unknown, 3 bad input or usage\n";
 
@@ -49,6 +52,7 @@ int main(int argc, char** argv) {
     if (command == "repro") return run_repro(argc, argv);
     if (command == "score") return run_score(argc, argv);
     if (command == "suite") return run_suite(argc, argv);
+    if (command == "campaign") return run_campaign(argc, argv);
     std::cerr << "warpcheck: unknown command " << warpcheck::detail::quoted(command) << "\n" << kUsage;
     return kExitBadInput;
   } catch (const UsageError& e) {

@@ -40,6 +40,7 @@ DeviceInfo device_info() {
   cudaDeviceProp p{};
   check(cudaGetDeviceProperties(&p, 0), "cudaGetDeviceProperties");
   info.present = true;
+  info.count = count;
   info.name = p.name;
   info.sms = p.multiProcessorCount;
   info.memory_gib = double(p.totalGlobalMem) / double(1ull << 30);

@@ -9,6 +9,7 @@ namespace warpcheck::gpu {
 struct DeviceInfo {
   bool present = false;
   std::string name, why_absent;
+  int count = 0;  // devices this process sees (CUDA_VISIBLE_DEVICES applied); the rest describes device 0
   int sms = 0;
   double memory_gib = 0;
   double peak_bandwidth_gbs = 0;  // from the memory clock and bus width: the data sheet's figure
