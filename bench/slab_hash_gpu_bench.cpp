@@ -16,7 +16,8 @@
 //   [--per-lane K] [--block N] [--regs 32|free] [--fixed on|off] [--repeats R] [--warmup W] [--invariants on|off]
 // Every combination of the lists runs (per-batch recording only with the
 // bulk driver). Defaults: the earlier table (generic driver, map, off and
-// per-operation recording, betas 0.2 to 4). Exits 77 when there is no GPU.
+// per-operation recording, betas 0.2 to 4); --quick: 2^16 keys, every
+// driver, mode and recording. Exits 77 when there is no GPU.
 #include <cuda_runtime.h>
 
 #include <chrono>
@@ -73,7 +74,7 @@ int main(int argc, char** argv) {
   std::vector<structures::slab_hash_mode> modes{structures::slab_hash_mode::map};
   std::vector<gpu::SlabBenchRecord> records{gpu::SlabBenchRecord::off, gpu::SlabBenchRecord::per_op};
   uint32_t per_lane = 1, block = 128, repeats = 3, warmup = 1;
-  bool invariants = true, betas_given = false, repeats_given = false, bounded = true, fixed = true;
+  bool invariants = true, betas_given = false, repeats_given = false, bounded = true, fixed = true, lists_given = false;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     auto value = [&]() -> std::string {
@@ -96,6 +97,7 @@ int main(int argc, char** argv) {
       }
       betas_given = true;
     } else if (a == "--drivers") {
+      lists_given = true;
       drivers.clear();
       for (const std::string& d : split(value())) {
         if (d == "generic") drivers.push_back(gpu::SlabBenchDriver::generic);
@@ -103,6 +105,7 @@ int main(int argc, char** argv) {
         else usage("--drivers takes generic and bulk");
       }
     } else if (a == "--modes") {
+      lists_given = true;
       modes.clear();
       for (const std::string& m : split(value())) {
         if (m == "map") modes.push_back(structures::slab_hash_mode::map);
@@ -110,6 +113,7 @@ int main(int argc, char** argv) {
         else usage("--modes takes map and multimap");
       }
     } else if (a == "--records") {
+      lists_given = true;
       records.clear();
       for (const std::string& r : split(value())) {
         if (r == "off") records.push_back(gpu::SlabBenchRecord::off);
@@ -152,6 +156,11 @@ int main(int argc, char** argv) {
   }
   if (quick) {
     n = 1 << 16;
+    if (!lists_given) {  // every path, small
+      drivers = {gpu::SlabBenchDriver::generic, gpu::SlabBenchDriver::bulk};
+      modes = {structures::slab_hash_mode::map, structures::slab_hash_mode::multimap};
+      records = {gpu::SlabBenchRecord::off, gpu::SlabBenchRecord::per_op, gpu::SlabBenchRecord::per_batch};
+    }
     if (!betas_given) betas = {0.6, 2.0};
     if (!repeats_given) repeats = 1;
   }

@@ -82,7 +82,11 @@ join_outputs() {
     # Table 1: recording off.
     hdr = "| beta | util ours / public | phase | public M/s | public bulk M/s |"
     sep = "|---|---|---|---|---|"
-    for (i = 1; i <= ncfg; ++i) if (cfgs[i] ~ /\/off$/) { off[++noff] = cfgs[i]; hdr = hdr " " cfgs[i] " M/s | ratio |"; sep = sep "---|---|" }
+    for (i = 1; i <= ncfg; ++i) {
+      if (cfgs[i] !~ /\/off$/) continue
+      if (cfgs[i] ~ /^(generic|bulk|base)\/(map|multimap)\/k1\/off$/) { off[++noff] = cfgs[i]; hdr = hdr " " cfgs[i] " M/s | ratio |"; sep = sep "---|---|" }
+      else variants[++nvar] = cfgs[i]
+    }
     print "Recording off: M operations/s, ratio ours / public (searches: / its per-thread searchKey, and [/ its bulk])"
     print ""
     print hdr
@@ -109,6 +113,26 @@ join_outputs() {
           row = row sprintf(" %.0f | %s |", M[k], r)
         }
         print row
+      }
+    }
+    # Table 1b: the other settings of the bulk driver, long form.
+    if (nvar > 0) {
+      print ""
+      print "The bulk driver'"'"'s other settings, recording off: M operations/s; ratio: to the public code (per-thread searchKey for searches); vs k1: to bulk/<mode>/k1/off"
+      print ""
+      print "| configuration | beta | phase | M/s | ratio | vs k1 |"
+      print "|---|---|---|---|---|---|"
+      for (v = 1; v <= nvar; ++v) {
+        cfg = variants[v]; ref = cfg; sub(/\/k[0-9]+\/.*$/, "/k1/off", ref)
+        for (b = 1; b <= nbeta; ++b) for (p = 1; p <= nphase; ++p) {
+          k = cfg SUBSEP betas[b] SUBSEP phases[p]
+          if (!(k in M)) continue
+          pk = "public" SUBSEP betas[b] SUBSEP pub[phases[p]]; rk = ref SUBSEP betas[b] SUBSEP phases[p]
+          r1 = "-"; r2 = "-"
+          if ((pk in M) && M[pk] > 0) r1 = sprintf("%.2f", M[k] / M[pk])
+          if ((rk in M) && M[rk] > 0) r2 = sprintf("%.2f", M[k] / M[rk])
+          printf "| %s | %s | %s | %.0f | %s | %s |\n", cfg, betas[b], phases[p], M[k], r1, r2
+        }
       }
     }
     # Table 2: recording cost.

@@ -11,13 +11,14 @@
 #     builds slab_hash_gpu_bench (build/), the public comparison
 #     (bench/ext/build_slabhash_bench.sh) and the earlier benchmark (from
 #     BASE_REV, default: the commit before issue 16's; skipped with
-#     BASE_REV=none), and fills .gpu-bundle-16/ (git-ignored; carry it).
+#     BASE_REV=none), and fills build/issue16-bundle/ (ignored: the run
+#     must carry it).
 # There (the device machine):
 #   bash tools/gpu_issue16.sh            # about 6 minutes on an H100
 #   ISSUE16_QUICK=1 bash tools/gpu_issue16.sh   # 2^16 keys: a smoke test
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
-bundle=.gpu-bundle-16
+bundle=build/issue16-bundle  # build/ is ignored: carry it to the device
 
 if [ "${1:-}" = --bundle ]; then
   dir=${SLABHASH_DIR:-.ext/SlabHash}
@@ -34,8 +35,7 @@ if [ "${1:-}" = --bundle ]; then
       # revision, not a worktree) in build/base.
       rm -rf build/base/src && mkdir -p build/base/src &&
         git archive "$base_rev" | tar -x -C build/base/src &&
-        cmake -S build/base/src -B build/base/build -DCMAKE_BUILD_TYPE=Release -DWARPCHECK_BUILD_TESTS=OFF \
-          -DWARPCHECK_BUILD_BENCH=OFF >/dev/null &&
+        cmake -S build/base/src -B build/base/build -DCMAKE_BUILD_TYPE=Release -DWARPCHECK_BUILD_TESTS=OFF >/dev/null &&
         cmake --build build/base/build -j"${JOBS:-2}" --target slab_hash_gpu_bench &&
         cp build/base/build/bench/slab_hash_gpu_bench "$base" || exit 1
     fi
@@ -43,9 +43,6 @@ if [ "${1:-}" = --bundle ]; then
   fi
   for b in "$bundle"/*bench*; do ldd "$b"; done | awk '/=> \// {print $3}' | grep -E 'boost|gomp|cudart|absl' | sort -u |
     xargs -r -I{} cp -L {} "$bundle"/
-  exclude="$(git rev-parse --git-dir)/info/exclude"
-  mkdir -p "$(dirname "$exclude")"
-  grep -qx "/$bundle/" "$exclude" 2>/dev/null || printf '/%s/\n' "$bundle" >> "$exclude"
   du -sh "$bundle"; ls -la "$bundle"
   exit 0
 fi
@@ -85,10 +82,14 @@ grep -cE '^ROW' "$out/ours_variants.txt"
 
 # Recording per warp batch, every utilization; each history checked and the
 # table's invariants checked after it.
-stamp "ours, recorded per warp batch"
-timeout 240 "$ours" "${common[@]}" --betas "$betas" --drivers bulk --modes map,multimap --records batch --invariants on \
-  > "$out/ours_batch.txt" 2>&1
-echo "exit $?" >> "$out/ours_batch.txt"; grep -E '^\| bulk|^CHECK|ERROR|exit' "$out/ours_batch.txt"
+: > "$out/ours_batch.txt"
+for mode in map multimap; do
+  stamp "ours, $mode recorded per warp batch"
+  timeout 150 "$ours" "${common[@]}" --betas "$betas" --drivers bulk --modes $mode --records batch --invariants on \
+    >> "$out/ours_batch.txt" 2>&1
+  echo "exit $?" >> "$out/ours_batch.txt"
+done
+grep -E '^\| bulk|^CHECK|ERROR|exit' "$out/ours_batch.txt"
 
 # Recording per operation (the earlier scheme) at one utilization, both drivers.
 if [ $((SECONDS - start)) -lt 330 ]; then
