@@ -14,7 +14,7 @@
 #     BASE_REV=none), and fills build/issue16-bundle/ (ignored: the run
 #     must carry it).
 # There (the device machine):
-#   bash tools/gpu_issue16.sh            # about 6 minutes on an H100
+#   bash tools/gpu_issue16.sh            # at most about 8.5 minutes on an H100
 #   ISSUE16_QUICK=1 bash tools/gpu_issue16.sh   # 2^16 keys: a smoke test
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -59,6 +59,26 @@ n=4194304
 ours="$bundle/slab_hash_gpu_bench"
 common=(--elements "$n" --repeats 5 --warmup 1)
 stamp() { echo "[$((SECONDS - start)) s] $*"; }
+# The joined tables, rewritten after every step: a run cut short still
+# leaves what it measured.
+write_md() {
+  cat "$out"/ours_off.txt "$out"/ours_variants.txt "$out"/ours_batch.txt "$out"/ours_op.txt 2>/dev/null > "$out/ours_all.txt"
+  {
+    echo "# Issue 16: slab hash vs public SlabHash ($(sed -n 2p "$out/device.txt" 2>/dev/null))"
+    echo
+    echo "Command: bash tools/gpu_issue16.sh (bundle: SLABHASH_DIR=... bash tools/gpu_issue16.sh --bundle); $n keys;" \
+      "medians of 5 tables after a warm-up; CUDA_MODULE_LOADING=EAGER; written at $((SECONDS - start)) s"
+    echo
+    bash bench/slabhash_compare.sh --join "$out/ours_all.txt" "$out/public.txt" "$out/base.txt"
+  } > "$out/issue16.md" 2>&1
+}
+
+# A smoke test of every path first (2^16 keys: both drivers, both modes,
+# every recording, each history checked): a crash shows here, and the
+# larger runs below still run.
+stamp "smoke: ours --quick"
+timeout 60 "$ours" --quick > "$out/ours_quick.txt" 2>&1
+echo "exit $?" >> "$out/ours_quick.txt"; grep -E '^\| (generic|bulk)|ERROR|exit' "$out/ours_quick.txt"
 
 stamp "public SlabHash"
 timeout 120 "$bundle/slabhash_public_bench" --elements "$n" --betas "$betas" --repeats 5 > "$out/public.txt" 2>&1
@@ -69,6 +89,7 @@ stamp "ours, recording off"
 timeout 150 "$ours" "${common[@]}" --betas "$betas" --drivers generic,bulk --modes map,multimap --records off \
   --invariants off > "$out/ours_off.txt" 2>&1
 echo "exit $?" >> "$out/ours_off.txt"; grep -E '^\| (generic|bulk)|ERROR|exit' "$out/ours_off.txt"
+write_md
 
 # The bulk driver's variants, map and multimap, two utilizations.
 stamp "ours, bulk variants"
@@ -79,6 +100,7 @@ for v in "--per-lane 2" "--per-lane 4" "--regs free" "--fixed off" "--block 256"
     >> "$out/ours_variants.txt" 2>&1
 done
 grep -cE '^ROW' "$out/ours_variants.txt"
+write_md
 
 # Recording per warp batch, every utilization; each history checked and the
 # table's invariants checked after it.
@@ -90,48 +112,52 @@ for mode in map multimap; do
   echo "exit $?" >> "$out/ours_batch.txt"
 done
 grep -E '^\| bulk|^CHECK|ERROR|exit' "$out/ours_batch.txt"
+write_md
 
 # Recording per operation (the earlier scheme) at one utilization, both drivers.
-if [ $((SECONDS - start)) -lt 330 ]; then
+if [ $((SECONDS - start)) -lt 400 ]; then
   stamp "ours, recorded per operation"
   timeout 90 "$ours" "${common[@]}" --betas 1.0 --drivers generic,bulk --modes map --records off,op --invariants off \
     > "$out/ours_op.txt" 2>&1
   echo "exit $?" >> "$out/ours_op.txt"; grep -E '^\| (generic|bulk)|^CHECK|ERROR|exit' "$out/ours_op.txt"
 fi
 
-# Nsight Compute, when the image has it: the present search of ours (bulk,
-# map) and of the public code (searchKey, then searchKeyBulk) at beta 1:
-# instructions, memory, occupancy and stall reasons. Divide
-# smsp__inst_executed by 2^22 for instructions an operation.
-if command -v ncu >/dev/null && [ $((SECONDS - start)) -lt 300 ] && [ -z "${ISSUE16_QUICK:-}" ]; then
-  stamp "Nsight Compute"
-  sections=(--section SpeedOfLight --section Occupancy --section LaunchStats --section WarpStateStats --section InstructionStats
-    --section MemoryWorkloadAnalysis --metrics smsp__inst_executed.sum,lts__t_sectors_op_read.sum,lts__t_sectors_op_atom.sum,dram__bytes_read.sum)
-  timeout 90 ncu "${sections[@]}" -k regex:bulk_kernel --launch-skip 1 --launch-count 1 \
-    "$ours" --elements "$n" --betas 1.0 --drivers bulk --modes map --records off --repeats 1 --warmup 0 --invariants off \
-    > "$out/ncu_ours_search.txt" 2>&1
-  timeout 90 ncu "${sections[@]}" -k regex:search_table --launch-count 2 \
-    "$bundle/slabhash_public_bench" --elements "$n" --betas 1.0 --repeats 1 > "$out/ncu_public_search.txt" 2>&1
-  grep -E "smsp__inst_executed.sum|Registers Per|Achieved Occupancy|Duration" "$out"/ncu_*.txt
-fi
-
 # The earlier benchmark binary (before issue 16), as it was: recording off
-# and per operation, checked. Last, and only while time is left.
+# and per operation, checked; at most 150 s (its rows come as they finish).
 left=$((470 - (SECONDS - start)))
+[ "$left" -gt 150 ] && left=150
 if [ -x "$bundle/slab_hash_gpu_bench_base" ] && [ "$left" -gt 60 ] && [ -z "${ISSUE16_QUICK:-}" ]; then
   stamp "the earlier benchmark (base), up to $left s"
   timeout "$left" "$bundle/slab_hash_gpu_bench_base" > "$out/base.txt" 2>&1
   echo "exit $?" >> "$out/base.txt"; grep -E '^\| [0-9]' "$out/base.txt"
+  write_md
+fi
+
+# Nsight Compute, when the image has it: the present search of ours (bulk,
+# map) and of the public code (searchKey, then searchKeyBulk) at beta 1:
+# instructions, memory, occupancy and stall reasons. Divide
+# smsp__inst_executed by 2^22 for instructions an operation.
+if command -v ncu >/dev/null && [ $((SECONDS - start)) -lt 480 ] && [ -z "${ISSUE16_QUICK:-}" ]; then
+  stamp "Nsight Compute"
+  sections=(--section SpeedOfLight --section Occupancy --section LaunchStats --section WarpStateStats --section InstructionStats
+    --section MemoryWorkloadAnalysis --metrics smsp__inst_executed.sum,lts__t_sectors_op_read.sum,lts__t_sectors_op_atom.sum,dram__bytes_read.sum)
+  timeout 40 ncu "${sections[@]}" -k regex:bulk_kernel --launch-skip 1 --launch-count 1 \
+    "$ours" --elements "$n" --betas 1.0 --drivers bulk --modes map --records off --repeats 1 --warmup 0 --invariants off \
+    > "$out/ncu_ours_search.txt" 2>&1
+  timeout 40 ncu "${sections[@]}" -k regex:search_table --launch-count 2 \
+    "$bundle/slabhash_public_bench" --elements "$n" --betas 1.0 --repeats 1 > "$out/ncu_public_search.txt" 2>&1
+  grep -E "smsp__inst_executed.sum|Registers Per|Achieved Occupancy|Duration" "$out"/ncu_*.txt
+fi
+
+# compute-sanitizer on the bulk driver's paths, small.
+if command -v compute-sanitizer >/dev/null && [ $((SECONDS - start)) -lt 520 ] && [ -z "${ISSUE16_QUICK:-}" ]; then
+  stamp "compute-sanitizer memcheck, bulk driver, 2^16 keys"
+  timeout 45 compute-sanitizer --tool memcheck --error-exitcode 9 "$ours" --quick --drivers bulk --modes map,multimap \
+    --records off,batch --warmup 0 > "$out/memcheck_bulk.txt" 2>&1
+  echo "memcheck exit $?" | tee -a "$out/memcheck_bulk.txt"; tail -2 "$out/memcheck_bulk.txt"
 fi
 
 stamp "joining"
-cat "$out"/ours_off.txt "$out"/ours_variants.txt "$out"/ours_batch.txt "$out"/ours_op.txt 2>/dev/null > "$out/ours_all.txt"
-{
-  echo "# Issue 16: slab hash vs public SlabHash ($(head -2 "$out/device.txt" | tail -1))"
-  echo
-  echo "Command: bash tools/gpu_issue16.sh (bundle: SLABHASH_DIR=... bash tools/gpu_issue16.sh --bundle); $n keys; medians of 5 tables after a warm-up; CUDA_MODULE_LOADING=EAGER"
-  echo
-  bash bench/slabhash_compare.sh --join "$out/ours_all.txt" "$out/public.txt" "$out/base.txt"
-} > "$out/issue16.md"
+write_md
 cat "$out/issue16.md"
 stamp "done"
