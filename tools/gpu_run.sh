@@ -9,7 +9,8 @@
 # The device image has no Boost, GoogleTest or RapidCheck, so the programs
 # are built on the development machine (sm_90) and carried in a bundle:
 #   bash tools/gpu_run.sh --bundle        # here: build and fill .gpu-bundle/
-#                                         # (CUCO_INCLUDE=dir adds bench/ext's cuCollections comparison)
+#                                         # (CUCO_INCLUDE=dir adds bench/ext's cuCollections comparison,
+#                                         # SLABHASH_DIR=dir the public SlabHash's)
 #   bash tools/gpu_run.sh [SECTION...]    # there: run from .gpu-bundle/
 # Sections: sass memcheck stress score sanitize bench examples (default:
 # all, in that order). GPU_BENCH_ARGS are passed to every benchmark program
@@ -36,6 +37,11 @@ if [ "${1:-}" = --bundle ]; then
   # named (CUCO_INCLUDE=.../cuCollections/include); it is never committed.
   if [ -n "${CUCO_INCLUDE:-}" ]; then
     bash bench/ext/build_cuco_bench.sh "$CUCO_INCLUDE" "$bundle/cuco_static_map_gpu_bench" || exit 1
+  fi
+  # The public SlabHash beside the slab hash, when a fetched copy is named
+  # (SLABHASH_DIR=.../SlabHash with SlabAlloc in it); never committed.
+  if [ -n "${SLABHASH_DIR:-}" ]; then
+    bash bench/ext/build_slabhash_bench.sh "$SLABHASH_DIR" "$bundle/slabhash_public_bench" || exit 1
   fi
   # Shared libraries the device image may lack (glibc and the driver excepted).
   for b in "$bundle"/*; do ldd "$b"; done | awk '/=> \// {print $3}' | grep -E 'boost|gomp|cudart|absl' | sort -u |

@@ -15,7 +15,7 @@ using structures::slab_hash_mutant;
 void validate(const SlabHashConfig& c) {
   auto fail = [](const std::string& m) { throw std::invalid_argument("slabhash: " + m); };
   if (c.teams == 0 || c.ops_per_lane == 0) fail("teams and ops per lane must be at least 1");
-  if (c.buckets == 0) fail("buckets must be at least 1");
+  if (c.buckets == 0 || c.buckets > slab_hash::kMaxBuckets) fail("buckets must be in [1, 2^30 - 1]");
   if (c.keys <= 0 || c.keys > slab_hash::kMaxKey + 1)
     fail("keys must be in [1, " + std::to_string(slab_hash::kMaxKey + 1) + "]: the two largest 32-bit words mark empty and deleted slots");
   if (c.largest_value() >= slab_hash::kEmptyValue)

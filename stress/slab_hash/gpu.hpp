@@ -19,15 +19,34 @@ GpuRun run_slab_hash(const SlabHashConfig& c, uint64_t seed, const std::vector<c
 // The paper's benchmarks on one table of `elements` distinct keys with
 // about `slabs_per_bucket` slabs a bucket (beta): bulk build, bulk search
 // (all present, none present), then the concurrent mixes in turn, each a
-// batch of `elements` operations. Medians of `repeats` fresh tables.
-// Recording on: one log across all phases (kernel boundaries are exact
-// cuts), returned for checking.
+// batch of `elements` operations (stress/slab_hash/bench_ops.hpp: the same
+// operations as the public SlabHash comparison). Medians of `repeats`
+// fresh tables, after `warmup` untimed ones. Recording on: one log across
+// all phases of the last table (kernel boundaries are exact cuts),
+// returned for checking.
+//
+// Drivers: generic (core::run_team_ops, one workload_op a lane, 256
+// threads a block: how every structure runs) or bulk (core::run_team_bulk:
+// 4-byte keys and values in struct-of-arrays, `per_lane` operations a
+// lane, `block` threads a block, search results written out as the public
+// code writes them). Recording: per operation (history_log: both drivers)
+// or per warp batch (batch_log: bulk only).
+enum class SlabBenchDriver : uint8_t { generic, bulk };
+enum class SlabBenchRecord : uint8_t { off, per_op, per_batch };
 struct SlabHashBenchSpec {
   uint64_t elements = 1 << 22;
   double slabs_per_bucket = 0.6;
-  bool record = false;
+  SlabBenchRecord record = SlabBenchRecord::off;
   uint32_t repeats = 3;
+  uint32_t warmup = 1;
   uint64_t seed = 1;
+  SlabBenchDriver driver = SlabBenchDriver::generic;
+  structures::slab_hash_mode mode = structures::slab_hash_mode::map;  // map: build and inserts REPLACE; multimap: INSERT
+  uint32_t per_lane = 1;  // bulk: 1, 2 or 4
+  uint32_t block = 128;   // bulk: threads a block (up to 256)
+  bool bounded_registers = true;  // bulk: at most 32 registers a thread (full occupancy), else the compiler's choice
+  bool fixed_mode = true;         // bulk: the mode fixed at compile time (structures::slab_hash_fixed)
+  bool invariants = true;  // check the quiescent invariants after the last table
 };
 struct SlabHashBenchResult {
   uint32_t buckets = 0;
@@ -35,9 +54,11 @@ struct SlabHashBenchResult {
   double utilization = 0;  // pair bytes stored / bytes of the slabs in use, after the build
   double build_ms = 0, search_present_ms = 0, search_absent_ms = 0;
   std::vector<double> mix_ms;  // one per mix, in order (.5,.5,0,0), (.2,.2,.3,.3), (.1,.1,.4,.4)
+  std::vector<double> phase_ms;  // the six phases' medians, in bench_ops.hpp's order
   std::unique_ptr<HostLog> log;
   uint64_t faults = 0;
   std::vector<std::string> invariant_violations;
+  uint64_t wrong_answers = 0;  // bulk: present searches that missed or absent ones that found (last table)
 };
 SlabHashBenchResult run_slab_hash_bench(const SlabHashBenchSpec& spec);
 

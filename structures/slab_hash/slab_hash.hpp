@@ -4,8 +4,13 @@
 // even lanes 0..28, values on odd lanes 1..29, lane 30 unused, lane 31 the
 // next slab's handle. Bucket of k: ((a k + b) mod p) mod B.
 //
-// Warp-cooperative work sharing (core::run_team_ops): every lane holds one
-// operation; the warp serves them one at a time, lowest lane first.
+// Warp-cooperative work sharing (core::run_team_ops, core::run_team_bulk):
+// every lane holds operations; the warp serves them one at a time, lowest
+// lane first. A lane prepares its own operation (prepare(): the bucket
+// hashed by each lane in parallel, before the work sharing) and serve()
+// broadcasts only what the operation needs from its owner: bucket and
+// verb, the key (searches, deletes, map REPLACE), the value (map REPLACE).
+// A multimap INSERT's owner CASes its pair itself: no key or value moves.
 //
 // Modes and results (what the history records):
 //  map       REPLACE(k, v)  upsert, returns nothing
@@ -23,6 +28,21 @@
 // forever; relaxed (or volatile) loads go to the coherent L2. Relaxed
 // suffices because every decision is confirmed by an atomic on the word
 // itself, and slab contents are published by the release of the link CAS.
+//
+// A slab is read as 64-bit words: lane i loads the aligned pair at words
+// 2*(i/2) (lanes 2j and 2j+1 load pair j, one 128-byte transaction as
+// before); keys are compared on the even lanes, the link is lane 31's
+// high half. An aligned 64-bit load is single-copy
+// atomic (PTX memory model; the simulator reads it at one step), so the
+// lane of a key also holds that key's value as of the same moment: a
+// SEARCH takes the value from it (one shuffle), and REPLACE and DELETE CAS
+// against it, with no second read of the pair. (Earlier versions re-read
+// the pair after the ballot: one more dependent memory access an
+// operation.) The link (lane 31) and the guard (lane 30) are CASed and
+// added to as 32-bit words and read inside these 64-bit loads; mixed-size
+// accesses were already there (32-bit key reads of 64-bit CASed pairs),
+// the GPU's aligned loads do not tear, and the guard's seqlock reads below
+// stay 32-bit loads of the guard word alone.
 //
 // Correctness arguments:
 //  - map mode: a slot goes EMPTY -> key -> tombstone and never back, and a
@@ -89,7 +109,34 @@ struct slab_hash {
 
   using lane_state = slab_alloc::warp_state;
 
+  // The algorithm's members take F: -1 reads the mode and the planted bug
+  // from the fields above (every run but the GPU's bulk benchmark); a mode
+  // (0 map, 1 multimap) fixes it at compile time with no planted bug, so
+  // that the hot path tests neither (slab_hash_fixed below).
+  template <int F>
+  WC_HD WC_FORCE_INLINE slab_hash_mode mode_of() const {
+    if constexpr (F < 0) return mode;
+    else return static_cast<slab_hash_mode>(F);
+  }
+  template <int F>
+  WC_HD WC_FORCE_INLINE slab_hash_mutant mutant_of() const {
+    if constexpr (F < 0) return mutant;
+    else return slab_hash_mutant::none;
+  }
+
+  // ((a k + b) mod p) mod B. p = 2^32 - 5, so 2^32 = 5 (mod p): the high
+  // word folds into the low one twice, with no 64-bit division (two of
+  // them, a subroutine call each on the GPU, were most of an operation's
+  // instructions). The same values as the division (tests/structures/
+  // slab_hash checks it).
   WC_HD uint32_t bucket_of(uint32_t key) const {
+    const uint64_t x = uint64_t(hash_a) * key + hash_b;   // < 2^64: a, b < p
+    const uint64_t y = (x >> 32) * 5 + (x & 0xFFFFFFFFu);  // < 6 * 2^32
+    uint64_t z = (y >> 32) * 5 + (y & 0xFFFFFFFFu);        // < 2^32 + 25
+    if (z >= kPrime) z -= kPrime;
+    return static_cast<uint32_t>(z) % buckets;
+  }
+  WC_HD uint32_t bucket_by_division(uint32_t key) const {  // the definition, for tests
     return static_cast<uint32_t>(((uint64_t(hash_a) * key + hash_b) % kPrime) % buckets);
   }
   WC_HD uint32_t* slab_words(uint32_t bucket, uint32_t handle) const {
@@ -99,28 +146,53 @@ struct slab_hash {
   WC_HD static uint32_t key_of(uint64_t p) { return static_cast<uint32_t>(p); }
   WC_HD static uint32_t value_of(uint64_t p) { return static_cast<uint32_t>(p >> 32); }
 
-  // Every lane calls with the same operation.
-  template <class Team>
-  WC_HD core::op_result apply(Team& t, const core::workload_op& op, lane_state& alloc_state) const {
-    const uint32_t key = static_cast<uint32_t>(op.key);
-    const uint32_t bucket = bucket_of(key);
-    switch (op.kind) {
-      case OpKind::Upsert:
-      case OpKind::Insert: return insert(t, key, static_cast<uint32_t>(op.value), bucket, alloc_state);
-      case OpKind::Erase: return erase(t, key, bucket);
-      case OpKind::Find: return search(t, key, bucket);
+  // A lane's operation, prepared by the lane itself (no shared access):
+  // head = bucket | verb << 30.
+  enum verb : uint32_t { kFindVerb = 0, kInsertVerb = 1, kEraseVerb = 2, kBadVerb = 3 };
+  static constexpr uint32_t kMaxBuckets = (1u << 30) - 1;
+  struct lane_op {
+    uint32_t key = 0, value = 0, head = kBadVerb << 30;
+  };
+  WC_HD lane_op prepare(OpKind kind, uint32_t key, uint32_t value) const {
+    const uint32_t v = kind == OpKind::Find                               ? kFindVerb
+                       : kind == OpKind::Upsert || kind == OpKind::Insert ? kInsertVerb
+                       : kind == OpKind::Erase                            ? kEraseVerb
+                                                                          : kBadVerb;
+    return {key, value, v == kBadVerb ? v << 30 : bucket_of(key) | v << 30};
+  }
+
+  // Every lane calls with its own prepared operation; the team serves lane
+  // src's (src is the same on every lane). The result is every lane's.
+  template <int F = -1, class Team>
+  WC_HD core::op_result serve(Team& t, const lane_op& mine, uint32_t src, lane_state& alloc_state) const {
+    const uint32_t head = t.shfl(mine.head, src);
+    const uint32_t bucket = head & kMaxBuckets;
+    switch (head >> 30) {
+      case kFindVerb: return search<F>(t, t.shfl(mine.key, src), bucket);
+      case kEraseVerb: return erase<F>(t, t.shfl(mine.key, src), bucket);
+      case kInsertVerb:
+        if (mode_of<F>() == slab_hash_mode::multimap) return insert<F>(t, mine.key, mine.value, bucket, src, alloc_state);
+        return insert<F>(t, t.shfl(mine.key, src), t.shfl(mine.value, src), bucket, src, alloc_state);
       default:
         if (t.lane() == 0) t.fail("slab_hash: unsupported operation", nullptr);
         return {core::op_status::failed};
     }
   }
 
+  // Every lane calls with the same operation (the generic driver, tests).
+  template <class Team>
+  WC_HD core::op_result apply(Team& t, const core::workload_op& op, lane_state& alloc_state) const {
+    return serve(t, prepare(op.kind, static_cast<uint32_t>(op.key), static_cast<uint32_t>(op.value)), 0, alloc_state);
+  }
+
  private:
   static constexpr int kRetry = -2, kNext = -1;  // outcomes of one slab's step, besides "done"
 
+  // Lane i's 64-bit word of the slab: the pair at words 2*(i/2) (one
+  // coalesced 128-byte read by the warp).
   template <class Team>
-  WC_HD static uint32_t read_slab(Team& t, const uint32_t* words) {
-    return t.load(&words[t.lane()], core::order::relaxed, core::scope::gpu);  // one coalesced 128-byte read
+  WC_HD static uint64_t read_slab(Team& t, uint32_t* words) {
+    return t.load(pair_at(words, t.lane() & ~1u), core::order::relaxed, core::scope::gpu);
   }
   WC_HD static uint64_t* pair_at(uint32_t* words, uint32_t lane) { return reinterpret_cast<uint64_t*>(words + lane); }
 
@@ -141,9 +213,9 @@ struct slab_hash {
     t.fetch_add(&words[kGuardLane], 0xFFFF0001u, core::order::release, core::scope::gpu);  // c += 0xFFFF: one fewer, version + 1
   }
   // The guard as seen before a slab read (every lane loads it), or 0 in map mode.
-  template <class Team>
+  template <int F, class Team>
   WC_HD uint32_t guard_before(Team& t, const uint32_t* words) const {
-    return mode == slab_hash_mode::multimap ? t.load(&words[kGuardLane], core::order::acquire, core::scope::gpu) : 0u;
+    return mode_of<F>() == slab_hash_mode::multimap ? t.load(&words[kGuardLane], core::order::acquire, core::scope::gpu) : 0u;
   }
   // True when the slab read between guard_before and now was a snapshot:
   // every lane saw one quiet guard word before its load and the same after
@@ -155,74 +227,66 @@ struct slab_hash {
     const uint32_t first = t.shfl(before, 0);
     return t.all(before == first && after == first && guard_quiet(first));
   }
+  template <int F>
   WC_HD bool absent_needs_snapshot() const {
-    return mode == slab_hash_mode::multimap && mutant != slab_hash_mutant::unguarded_absent;
+    return mode_of<F>() == slab_hash_mode::multimap && mutant_of<F>() != slab_hash_mutant::unguarded_absent;
   }
 
   // Follows a link, counting hops: a list longer than the allocator has
   // slabs is a cycle (a slab freed while linked, then linked again), and a
   // walk must not go round it forever. Returns false (fault reported) then.
   template <class Team>
-  WC_HD bool follow(Team& t, uint32_t& next, uint32_t link, uint32_t& hops) const {
-    next = link;
+  WC_HD bool follow(Team& t, uint32_t*& words, uint32_t link, uint32_t& hops) const {
+    words = alloc.slab(link);
     if (++hops <= alloc.blocks() * slab_alloc::kSlabsPerBlock) return true;
     if (t.lane() == 0) t.fail("slab_hash: a slab list longer than the allocator's slabs (a cycle)", nullptr);
     return false;
   }
 
-  template <class Team>
+  template <int F, class Team>
   WC_HD core::op_result search(Team& t, uint32_t key, uint32_t bucket) const {
-    core::bounded_spin<Team> retries(t, slab_words(bucket, slab_alloc::kEmptyPointer));
-    uint32_t next = slab_alloc::kEmptyPointer, hops = 0;  // the base slab
+    uint32_t* words = base_slabs + size_t(bucket) * 32;  // the base slab, then the list's
+    core::bounded_spin<Team> retries(t, words);
+    uint32_t hops = 0;
     for (;;) {
-      uint32_t* words = slab_words(bucket, next);
-      const uint32_t guard = guard_before(t, words);
-      const uint32_t read = read_slab(t, words);
+      const uint32_t guard = guard_before<F>(t, words);
+      const uint64_t mine = read_slab(t, words);
       // Fix: compare each lane's word with the source lane's key (the
-      // broadcast `key`), not with each lane's own pending key.
-      const uint32_t found = t.ballot(read == key) & kKeyLanes;
-      if (!found && absent_needs_snapshot() && !read_was_snapshot(t, words, guard)) {
+      // broadcast `key`), not with each lane's own pending key. (Both
+      // lanes of a pair compare its key; the mask keeps the even ones.)
+      const uint32_t found = t.ballot(key_of(mine) == key) & kKeyLanes;
+      if (!found && absent_needs_snapshot<F>() && !read_was_snapshot(t, words, guard)) {
         if (!retries.again()) return {core::op_status::gave_up};
         continue;  // a delete overlapped the read: read this slab again
       }
       if (found) {
         // Fix: __ffs is 1-based; lowest_lane is 0-based.
         const uint32_t at = static_cast<uint32_t>(core::lowest_lane(found));
-        uint32_t value;
-        bool still = true;
-        if (mutant == slab_hash_mutant::torn_read) {
-          value = t.shfl(read, at + 1);  // the value word was read apart from the key word
-        } else {
-          // Fix: key and value were read by two lanes at two times, while
-          // REPLACE writes them with one 64-bit CAS: read the pair again,
-          // whole, and use it only if it still holds the key.
-          uint64_t p = 0;
-          if (t.lane() == at) p = t.load(pair_at(words, at), core::order::relaxed, core::scope::gpu);
-          p = t.shfl(p, at);
-          still = key_of(p) == key;
-          value = value_of(p);
-        }
-        if (still) return {core::op_status::done, ResultKind::Value, value};
-        if (!retries.again()) return {core::op_status::gave_up};
-        continue;  // the pair changed under us: read this slab again
+        // Fix: key and value read by two lanes at two times, while REPLACE
+        // writes them with one 64-bit CAS, can pair a key with another
+        // moment's value. Lane `at` read the pair whole, in one load: its
+        // value is the key's at that moment. (The planted bug takes the
+        // value word from lane at + 1's own load of the pair.)
+        const uint32_t value = t.shfl(value_of(mine), mutant_of<F>() == slab_hash_mutant::torn_read ? at + 1 : at);
+        return {core::op_status::done, ResultKind::Value, value};
       }
-      const uint32_t link = t.shfl(read, kAddressLane);
+      const uint32_t link = t.shfl(value_of(mine), kAddressLane);  // lane 31's half: the link
       if (link == slab_alloc::kEmptyPointer) return {core::op_status::done, ResultKind::Absent, 0};
-      if (!follow(t, next, link, hops)) return {core::op_status::failed};
+      if (!follow(t, words, link, hops)) return {core::op_status::failed};
     }
   }
 
-  template <class Team>
+  template <int F, class Team>
   WC_HD core::op_result erase(Team& t, uint32_t key, uint32_t bucket) const {
-    const bool multi = mode == slab_hash_mode::multimap;
-    core::bounded_spin<Team> retries(t, slab_words(bucket, slab_alloc::kEmptyPointer));
-    uint32_t next = slab_alloc::kEmptyPointer, hops = 0;
+    const bool multi = mode_of<F>() == slab_hash_mode::multimap;
+    uint32_t* words = base_slabs + size_t(bucket) * 32;  // the base slab, then the list's
+    core::bounded_spin<Team> retries(t, words);
+    uint32_t hops = 0;
     for (;;) {
-      uint32_t* words = slab_words(bucket, next);
-      const uint32_t guard = guard_before(t, words);
-      const uint32_t read = read_slab(t, words);
-      const uint32_t found = t.ballot(read == key) & kKeyLanes;
-      if (!found && absent_needs_snapshot() && !read_was_snapshot(t, words, guard)) {
+      const uint32_t guard = guard_before<F>(t, words);
+      const uint64_t mine = read_slab(t, words);
+      const uint32_t found = t.ballot(key_of(mine) == key) & kKeyLanes;
+      if (!found && absent_needs_snapshot<F>() && !read_was_snapshot(t, words, guard)) {
         if (!retries.again()) return {core::op_status::gave_up};
         continue;  // a delete overlapped the read: read this slab again
       }
@@ -233,7 +297,7 @@ struct slab_hash {
         if (t.lane() == at) {
           uint64_t* slot = pair_at(words, at);
           if (multi) guard_enter(t, words);
-          if (multi && mutant == slab_hash_mutant::delete_by_exchange) {
+          if (multi && mutant_of<F>() == slab_hash_mutant::delete_by_exchange) {
             // The bug: swap EMPTY in without checking that the slot still
             // holds the pair seen, so a pair inserted meanwhile is lost.
             t.exchange(slot, kEmptyPair, core::order::relaxed, core::scope::gpu);
@@ -242,63 +306,62 @@ struct slab_hash {
           } else {
             // Fix (paper line 59 writes DELETED_KEY at the *source* lane's
             // slot, and a multimap delete must reset the whole pair): CAS
-            // the whole 64-bit pair seen, comparing its key, to a tombstone
-            // (map) or to EMPTY (multimap, the slot is reused).
-            const uint64_t seen = t.load(slot, core::order::relaxed, core::scope::gpu);
-            if (key_of(seen) == key) {
-              const uint64_t now = multi ? kEmptyPair : pair(kDeletedKey, kEmptyValue);
-              removed = t.cas(slot, seen, now, core::order::relaxed, core::scope::gpu) == seen;
-              value = value_of(seen);
-            }
+            // the whole 64-bit pair seen (this lane's own read, whose key
+            // is k) to a tombstone (map) or to EMPTY (multimap, the slot is
+            // reused).
+            const uint64_t now = multi ? kEmptyPair : pair(kDeletedKey, kEmptyValue);
+            removed = t.cas(slot, mine, now, core::order::relaxed, core::scope::gpu) == mine;
+            value = value_of(mine);
           }
           if (multi) guard_leave(t, words);
         }
-        if (t.shfl(removed, at)) {
-          value = t.shfl(value, at);
-          return multi ? core::op_result{core::op_status::done, ResultKind::Value, value}
-                       : core::op_result{core::op_status::done, ResultKind::Bool, 1};
+        if (t.ballot(removed)) {
+          if (!multi) return {core::op_status::done, ResultKind::Bool, 1};
+          return {core::op_status::done, ResultKind::Value, t.shfl(value, at)};
         }
         if (!retries.again()) return {core::op_status::gave_up};
         continue;  // lost a race on that slot: read this slab again
       }
-      const uint32_t link = t.shfl(read, kAddressLane);
+      const uint32_t link = t.shfl(value_of(mine), kAddressLane);
       if (link == slab_alloc::kEmptyPointer)
         return multi ? core::op_result{core::op_status::done, ResultKind::Absent, 0}
                      : core::op_result{core::op_status::done, ResultKind::Bool, 0};
-      if (!follow(t, next, link, hops)) return {core::op_status::failed};
+      if (!follow(t, words, link, hops)) return {core::op_status::failed};
     }
   }
 
-  template <class Team>
-  WC_HD core::op_result insert(Team& t, uint32_t key, uint32_t value, uint32_t bucket, lane_state& alloc_state) const {
-    const bool multi = mode == slab_hash_mode::multimap;
-    core::bounded_spin<Team> retries(t, slab_words(bucket, slab_alloc::kEmptyPointer));
-    uint32_t next = slab_alloc::kEmptyPointer, hops = 0;
+  // Map mode: key and value are every lane's, and the lane of the chosen
+  // slot CASes against its own read of the pair. Multimap mode: they are
+  // lane src's (the owner), which CASes the chosen EMPTY slot from
+  // EMPTY_PAIR (a slot whose key is EMPTY holds EMPTY_PAIR: every write of
+  // a pair is whole).
+  template <int F, class Team>
+  WC_HD core::op_result insert(Team& t, uint32_t key, uint32_t value, uint32_t bucket, uint32_t src,
+                               lane_state& alloc_state) const {
+    const bool multi = mode_of<F>() == slab_hash_mode::multimap;
+    uint32_t* words = base_slabs + size_t(bucket) * 32;  // the base slab, then the list's
+    core::bounded_spin<Team> retries(t, words);
+    uint32_t hops = 0;
     for (;;) {
-      uint32_t* words = slab_words(bucket, next);
-      const uint32_t read = read_slab(t, words);
+      const uint64_t mine = read_slab(t, words);
+      const uint32_t read = key_of(mine);  // the pair's key (lanes 2j and 2j + 1 alike)
       // Map: the key itself (to replace its value) or the first EMPTY slot.
       // Multimap: the first EMPTY slot.
       const bool wanted = read == kEmptyKey || (!multi && read == key) ||
-                          (!multi && mutant == slab_hash_mutant::slab_local_uniqueness && read == kDeletedKey);
+                          (!multi && mutant_of<F>() == slab_hash_mutant::slab_local_uniqueness && read == kDeletedKey);
       uint32_t candidates = t.ballot(wanted) & kKeyLanes;
       bool done = false;
       while (candidates && !done) {
         const uint32_t at = static_cast<uint32_t>(core::lowest_lane(candidates));
         bool ok = false;
-        if (t.lane() == at) {
-          // Fix: the paper CASes against EMPTY_PAIR even when the slot holds
-          // the key (a REPLACE of an existing key would fail forever).
-          // Compare with the pair actually there, read whole.
-          uint64_t* slot = pair_at(words, at);
-          const uint64_t seen = t.load(slot, core::order::relaxed, core::scope::gpu);
-          const uint32_t k = key_of(seen);
-          const bool usable = k == kEmptyKey || (!multi && k == key) ||
-                              (!multi && mutant == slab_hash_mutant::slab_local_uniqueness && k == kDeletedKey);
-          if (usable) ok = t.cas(slot, seen, pair(key, value), core::order::relaxed, core::scope::gpu) == seen;
-        }
-        done = t.shfl(ok, at);
-        if (done || mutant != slab_hash_mutant::no_reread_after_failed_cas) break;
+        // Fix: the paper CASes against EMPTY_PAIR even when the slot holds
+        // the key (a REPLACE of an existing key would fail forever).
+        // Compare with the pair actually there, read whole (lane at's load).
+        if (multi ? t.lane() == src : t.lane() == at)
+          ok = t.cas(pair_at(words, at), multi ? kEmptyPair : mine, pair(key, value), core::order::relaxed, core::scope::gpu) ==
+               (multi ? kEmptyPair : mine);
+        done = t.ballot(ok) != 0;
+        if (done || mutant_of<F>() != slab_hash_mutant::no_reread_after_failed_cas) break;
         candidates &= candidates - 1;  // the bug: on to the next lane of a stale read
       }
       if (done) return {core::op_status::done, ResultKind::None, 0};
@@ -306,9 +369,9 @@ struct slab_hash {
         if (!retries.again()) return {core::op_status::gave_up};
         continue;
       }
-      const uint32_t after = t.shfl(read, kAddressLane);
+      const uint32_t after = t.shfl(value_of(mine), kAddressLane);
       if (after != slab_alloc::kEmptyPointer) {
-        if (!follow(t, next, after, hops)) return {core::op_status::failed};
+        if (!follow(t, words, after, hops)) return {core::op_status::failed};
         continue;
       }
       // The list is full: link a new slab, then read this slab again.
@@ -323,12 +386,26 @@ struct slab_hash {
         const uint32_t winner = t.cas(&words[kAddressLane], slab_alloc::kEmptyPointer, fresh, core::order::release, core::scope::gpu);
         if (winner != slab_alloc::kEmptyPointer) {
           // Another warp linked its slab first.
-          if (mutant == slab_hash_mutant::link_free_winner) alloc.deallocate(t, winner);
-          else if (mutant != slab_hash_mutant::link_leak) alloc.deallocate(t, fresh);
+          if (mutant_of<F>() == slab_hash_mutant::link_free_winner) alloc.deallocate(t, winner);
+          else if (mutant_of<F>() != slab_hash_mutant::link_leak) alloc.deallocate(t, fresh);
         }
       }
       t.sync();
     }
+  }
+};
+
+// The slab hash with its mode fixed at compile time and no planted bug
+// (the GPU's bulk benchmark): the same members, instantiated with F.
+template <slab_hash_mode M>
+struct slab_hash_fixed {
+  slab_hash table;
+  using lane_op = slab_hash::lane_op;
+  using lane_state = slab_hash::lane_state;
+  WC_HD lane_op prepare(OpKind kind, uint32_t key, uint32_t value) const { return table.prepare(kind, key, value); }
+  template <class Team>
+  WC_HD core::op_result serve(Team& t, const lane_op& mine, uint32_t src, lane_state& alloc_state) const {
+    return table.template serve<static_cast<int>(M)>(t, mine, src, alloc_state);
   }
 };
 

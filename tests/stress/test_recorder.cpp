@@ -4,11 +4,64 @@
 #include <gtest/gtest.h>
 
 #include "linearizability/checker.hpp"
+#include "stress/recorder/batch_history.hpp"
 #include "stress/recorder/recorded_history.hpp"
 #include "structures/core/sim/sim_team.hpp"
 
 namespace warpcheck {
 namespace {
+
+// Batch recordings (core::run_team_bulk): every operation of a warp's batch
+// gets the batch's interval; not done, or no ret: pending; no call: never
+// began. One warp of K = 1 a launch here (32 operations, lane = index).
+TEST(Recorder, BatchLaunchesJoinTheirInputs) {
+  HostLog log(2, 64);
+  std::vector<uint64_t> stamps{10, 20, batch_log::kNoStamp, batch_log::kNoStamp};  // team 1 never began
+  std::vector<uint64_t> results(64, 0);
+  for (int i = 0; i < 32; ++i) results[i] = batch_log::result_word(ResultKind::Value, 100 + i);
+  results[5] = 0;  // lane 5 did not finish
+  auto input = [](uint64_t i) { return core::workload_op{int64_t(i), int64_t(i + 1), OpKind::Find, true}; };
+  EXPECT_EQ(append_batch_launch(log, {1, 64, stamps.data(), results.data()}, input), 32u);
+  ASSERT_EQ(log.counts[0], 32u);
+  ASSERT_EQ(log.counts[1], 0u);
+  const log_record& r7 = log.records[7];
+  EXPECT_EQ(r7.call, 10u);
+  EXPECT_EQ(r7.ret, 20u);
+  EXPECT_EQ(r7.key, 7);
+  EXPECT_EQ(r7.lane, 7u);
+  EXPECT_EQ(r7.result, 107);
+  EXPECT_EQ(r7.result_kind, static_cast<uint8_t>(ResultKind::Value));
+  EXPECT_EQ(log.records[5].ret, kLogPending);
+  stamps = {30, batch_log::kNoStamp, 0, 0};  // a second launch: team 0 began, never ended
+  EXPECT_EQ(append_batch_launch(log, {1, 32, stamps.data(), results.data()}, input), 32u);
+  EXPECT_EQ(log.records[32 + 7].ret, kLogPending);
+  EXPECT_EQ(log.records[32 + 7].call, 30u);
+  // Past the stream's capacity: lost, and the history incomplete.
+  EXPECT_EQ(append_batch_launch(log, {1, 32, stamps.data(), results.data()}, input), 0u);
+  EXPECT_EQ(log.lost[0], 32u);
+}
+
+// Wider intervals still separate batches in time: a search in a later
+// batch that misses a key an earlier batch inserted is a violation.
+TEST(Recorder, BatchIntervalsStillOrderBatches) {
+  auto history = [](ResultKind search_kind) {
+    HostLog log(1, 64);
+    std::vector<uint64_t> stamps{10, 20}, results(32, batch_log::result_word(ResultKind::None, 0));
+    append_batch_launch(log, {1, 32, stamps.data(), results.data()}, [](uint64_t i) {
+      return core::workload_op{int64_t(i), int64_t(i + 1), OpKind::Upsert, true};
+    });
+    stamps = {30, 40};
+    for (int i = 0; i < 32; ++i) results[i] = batch_log::result_word(search_kind, search_kind == ResultKind::Value ? i + 1 : 0);
+    append_batch_launch(log, {1, 32, stamps.data(), results.data()}, [](uint64_t i) {
+      return core::workload_op{int64_t(i), 0, OpKind::Find, true};
+    });
+    HistoryMeta meta;
+    meta.model = ModelId::Map;
+    return history_from_log(log, meta);
+  };
+  EXPECT_EQ(check_history(history(ResultKind::Value)).verdict, Verdict::Linearizable);
+  EXPECT_EQ(check_history(history(ResultKind::Absent)).verdict, Verdict::Violation);
+}
 
 TEST(Recorder, MalformedRecordsAreRejected) {
   HostLog log(1, 2);
