@@ -29,6 +29,8 @@ constexpr const char* kUsage =
     "  repro SEED [the stress options] | repro DIR/history.bin   a failure again\n"
     "  score [--structure S] [--backend sim|gpu] [--seeds N]   the mutation score: which oracle catches each planted bug\n"
     "  suite [--structure S] [--tag main|gpu|sanitize] [--backend B] [--out DIR]   the structures' declared stress suites\n"
+    "  recipes [--structure S] [--mutants M,...|none] [--recipes R;R;...] [--runs N] [--budget S] [--append DIR] ...\n"
+    "         every planted bug on the GPU under perturbation recipes: caught/runs, time to first catch (recipes --help)\n"
     "models: set, map, multimap, pq, register, cas-register, kv, queue, stack\n"
     "exit codes: 0 linearizable, 1 violation, 2 unknown, 3 bad input or usage\n";
 
@@ -49,6 +51,7 @@ int main(int argc, char** argv) {
     if (command == "repro") return run_repro(argc, argv);
     if (command == "score") return run_score(argc, argv);
     if (command == "suite") return run_suite(argc, argv);
+    if (command == "recipes") return run_recipes(argc, argv);
     std::cerr << "warpcheck: unknown command " << warpcheck::detail::quoted(command) << "\n" << kUsage;
     return kExitBadInput;
   } catch (const UsageError& e) {
