@@ -36,7 +36,7 @@ struct ConfiguredRun {
         break;
       }
       case Backend::Threads: f.run = target.threads(seed, ops(seed)); break;
-      case Backend::Gpu: f.run = target.gpu({seed, options.integer("spin-bound")}, ops(seed)); break;
+      case Backend::Gpu: f.run = target.gpu(gpu_settings(options, seed), ops(seed)); break;
     }
     f.check = check_history(f.run.history, check);
     return f;
@@ -83,7 +83,9 @@ MutantScore score_mutant(const Structure& s, const MutantSpec& m, size_t run, co
   score.backend = so.backend;
   score.expected = m.caught_by;
   score.benign = !m.benign.empty();
-  const ConfiguredRun configured(s, so.backend, score.run + " --mutant " + m.name);
+  // Off the simulator, its own options (--scheduler pct, --memory-model relaxed) are left out.
+  const std::string flags = so.backend == Backend::Sim ? score.run : split_flags(s, score.run, so.backend).here;
+  const ConfiguredRun configured(s, so.backend, flags + " --mutant " + m.name);
   score.hunt = hunt_in(configured, so.seeds.value_or(m.seeds), so.first_only);
   if (score.hunt.first && so.shrink && so.backend == Backend::Sim) {
     CheckOptions full = configured.check;

@@ -30,6 +30,8 @@ struct SeedRun {
   std::vector<std::string> invariant_violations;  // of the structure at quiescence
   std::string schedule;       // the simulator's printed schedule; empty elsewhere
   uint64_t steps = 0;         // simulator steps
+  double kernel_ms = 0;       // GPU: the recorded launch's kernel time
+  std::string launch;         // GPU, perturbed: the launch's shape, in words
   // A fault, a broken invariant or a violation; with points_must_hold,
   // also linearization-point hints that do not explain the history.
   bool failed(const CheckResult& c, bool points_must_hold = false) const {

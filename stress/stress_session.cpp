@@ -140,6 +140,9 @@ StressRequest make_request(const Structure& s, Backend b, const std::map<std::st
   given["backend"] = std::string(backend_name(b));
   r.options = parse_options(option_table(s), b, given, flags);
   check_applicability(s.spec, r.options);
+  // A recipe is stored as its canonical token (presets expanded), so the
+  // history reruns what ran even if a preset changes later.
+  if (r.options.has_value("recipe")) r.options.set("recipe", canonical_recipe(r.options.text("recipe")));
   if (r.options.has_value("workload")) {
     const std::string& w = r.options.text("workload");
     if (w.empty() || w[0] != '@') throw std::invalid_argument("--workload takes @FILE");
@@ -147,6 +150,41 @@ StressRequest make_request(const Structure& s, Backend b, const std::map<std::st
   }
   if (r.options.has_value("schedule")) r.schedule = read_schedule(r.options.text("schedule"));
   return r;
+}
+
+GpuRunSettings gpu_settings(const Options& o, uint64_t seed) {
+  GpuRunSettings g;
+  g.seed = seed;
+  g.spin_bound = o.integer("spin-bound");
+  if (o.declared("recipe") && o.has_value("recipe")) g.recipe = parse_recipe(o.text("recipe"));
+  return g;
+}
+
+void report_perturbation(const Options& o, const std::string& launch, const std::vector<double>& perturbed_ms,
+                         const std::function<double(uint64_t seed)>& unperturbed_ms, uint64_t first_seed, std::ostream& out) {
+  auto median = [](std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    return v.empty() ? 0.0 : v[v.size() / 2];
+  };
+  // The same seeds' first few runs again without the recipe, timed only.
+  const size_t n = std::min<size_t>(perturbed_ms.size(), 5);
+  std::vector<double> base, same;
+  out << "recipe: " << o.text("recipe") << "\n";
+  if (!launch.empty()) out << "perturbed launch (first run): " << launch << "\n";
+  try {
+    for (size_t i = 0; i < n; ++i) {
+      base.push_back(unperturbed_ms(first_seed + i));
+      same.push_back(perturbed_ms[i]);
+    }
+  } catch (const std::exception& e) {  // a run that broke the device: the failure's report still comes
+    out << "perturbation: the slowdown was not measured: " << e.what() << "\n";
+    return;
+  }
+  const double p = median(perturbed_ms), b = median(base);
+  char line[256];
+  std::snprintf(line, sizeof line, "perturbation: kernel time a run, median %.3f ms perturbed (%zu runs) vs %.3f ms unperturbed (%zu runs of the same seeds): %.2fx\n",
+                p, perturbed_ms.size(), b, base.size(), b > 0 ? median(same) / b : 0.0);
+  out << line;
 }
 
 std::string run_configuration(const Structure& s, const Options& o, const Ops* workload) {
@@ -243,7 +281,7 @@ SeedRun SeedRunner::run(uint64_t seed) const {
       break;
     }
     case Backend::Threads: r = target_.threads(seed, workload(seed)); break;
-    case Backend::Gpu: r = target_.gpu({seed, options_.integer("spin-bound")}, workload(seed)); break;
+    case Backend::Gpu: r = target_.gpu(gpu_settings(options_, seed), workload(seed)); break;
   }
   r.history.meta.config = config_;
   return r;
@@ -276,8 +314,14 @@ int run_stress_request(const StressRequest& req, std::ostream& out, std::ostream
       err << "\r  " << p.done << "/" << p.total << " runs, " << p.failures << " failing, " << int(p.seconds) << " s"
           << (p.done == p.total ? "\n" : "") << std::flush;
     };
-  // repro on the GPU: the same seed every time
-  auto configured = [&](uint64_t seed) { return runner.run(repro ? *req.repro_seed : seed); };
+  std::vector<double> kernel_ms;  // GPU: each run's kernel time (the slowdown of a perturbed run)
+  std::string first_launch;
+  auto configured = [&](uint64_t seed) {
+    SeedRun r = runner.run(repro ? *req.repro_seed : seed);  // repro on the GPU: the same seed every time
+    kernel_ms.push_back(r.kernel_ms);
+    if (first_launch.empty()) first_launch = r.launch;
+    return r;
+  };
 
   out << (repro ? "repro: seed " + std::to_string(*req.repro_seed) + ", " : std::string("stress: ")) << st.spec.name << ", "
       << describe_target(target) << "," << o.run_flags() << "\n";
@@ -287,6 +331,12 @@ int run_stress_request(const StressRequest& req, std::ostream& out, std::ostream
   if (!judge_points)
     out << "proof's points: not judged " << (backend == Backend::Sim ? "in relaxed memory" : "on this back-end") << ": "
         << st.spec.points_only_in_simulator << "\n";
+  if (backend == Backend::Gpu && !gpu_settings(o, 0).recipe.off())
+    report_perturbation(o, first_launch, kernel_ms, [&](uint64_t seed) {
+      GpuRunSettings g = gpu_settings(o, repro ? *req.repro_seed : seed);
+      g.recipe = {};
+      return target.gpu(g, runner.workload(g.seed)).kernel_ms;
+    }, loop.first_seed, out);
   if (repro && backend == Backend::Gpu)
     out << "the failure recurred in " << sum.failed_runs << " of " << sum.runs << " reruns (GPU runs are not deterministic)\n";
   if (repro && backend == Backend::Sim && sum.first_failure && !sum.first_failure->run.schedule.empty() &&

@@ -8,6 +8,8 @@
 #include <ostream>
 #include <set>
 #include <string>
+#include <vector>
+#include <functional>
 
 #include "stress/registry.hpp"
 
@@ -84,6 +86,16 @@ class SeedRunner {
 // Runs it; the summary and any failure to `out`, progress to `err`.
 // Returns the exit code: 0 pass, 1 a failing run, 2 an undecided check.
 int run_stress_request(const StressRequest& request, std::ostream& out, std::ostream& err);
+
+// The GPU back-end's settings of one run: the seed, --spin-bound and
+// --recipe (off when not given).
+GpuRunSettings gpu_settings(const Options& o, uint64_t seed);
+
+// With a recipe on: the slowdown, as kernel time a run, median, against
+// the first few seeds run again without the recipe (timed only, not
+// checked), and the first run's perturbed launch.
+void report_perturbation(const Options& o, const std::string& launch, const std::vector<double>& perturbed_ms,
+                         const std::function<double(uint64_t seed)>& unperturbed_ms, uint64_t first_seed, std::ostream& out);
 
 // The configuration stored in every history of a run: a JSON object with
 // the structure, every run option (the back-end too), and the workload when

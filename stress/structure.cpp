@@ -3,6 +3,7 @@
 #include "stress/registry.hpp"
 
 #include <algorithm>
+#include <sstream>
 #include <stdexcept>
 
 namespace warpcheck {
@@ -45,6 +46,12 @@ std::string Structure::backend_list() const {
 
 namespace {
 
+std::string preset_names() {
+  std::string s;
+  for (const RecipePreset& p : recipe_presets()) s += (s.empty() ? "" : ", ") + p.name;
+  return s;
+}
+
 // The stress run's own options, shared by every structure.
 OptionTable run_options() {
   const std::vector<Backend> sim{Backend::Sim};
@@ -71,6 +78,12 @@ OptionTable run_options() {
       only_on({Backend::Sim, Backend::Gpu},
               integer_option("spin-bound", "iterations of one spin loop before it is reported as a deadlock",
                              Defaults{"20000", "", "1048576"}, 1, uint64_t(1) << 40)),
+      only_on({Backend::Gpu},
+              named_value("RECIPE|preset:NAME",
+                          text_option("recipe", "seeded perturbation: delays at the layer's scheduling points, hammer warps, a shuffled "
+                                                "launch, an occupancy limit (docs/gpu-perturbation.md; presets: " + preset_names() +
+                                                "); off by default",
+                                      Defaults{}, [](const std::string& v) { parse_recipe(v); }))),
       flag_option("require-points", "a history that the recorded linearization points do not explain fails the run"),
       session_option(named_value("wcs1:...|@FILE", only_on(sim, text_option("schedule", "replay this printed schedule", Defaults{}, {})))),
       session_option(named_value("@FILE", text_option("workload", "run this workload file instead of the seed's", Defaults{}, {}))),
@@ -102,6 +115,28 @@ std::shared_ptr<const OptionTable> option_table(const Structure& s) {
     table->push_back(o);
   }
   return table;
+}
+
+SplitFlags split_flags(const Structure& s, const std::string& flags, Backend b) {
+  const auto table = option_table(s);
+  SplitFlags out;
+  std::istringstream in(flags);
+  std::string token;
+  while (in >> token) {
+    if (token.rfind("--", 0) != 0) throw std::invalid_argument("expected --option in '" + flags + "', got '" + token + "'");
+    const std::string name = token.substr(2);
+    const auto it = std::find_if(table->begin(), table->end(), [&](const OptionSpec& o) { return o.name == name; });
+    std::string text = " " + token;
+    if (it == table->end() || it->kind != OptionKind::Flag) {
+      std::string v;
+      if (!(in >> v)) throw std::invalid_argument(token + " needs a value in '" + flags + "'");
+      text += " " + v;
+    }
+    const bool here = it == table->end() || it->backends.empty() ||
+                      std::find(it->backends.begin(), it->backends.end(), b) != it->backends.end();
+    (here ? out.here : out.elsewhere) += text;
+  }
+  return out;
 }
 
 size_t mutant_index(const StructureSpec& s, const Options& o) {

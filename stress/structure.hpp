@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "models/registry.hpp"
+#include "stress/gpu/recipe.hpp"
 #include "stress/options.hpp"
 #include "stress/stress_loop.hpp"
 #include "stress/workload.hpp"
@@ -121,6 +122,7 @@ struct StructureSpec {
 struct GpuRunSettings {
   uint64_t seed = 1;          // the workload's seed (the hash function's too)
   uint64_t spin_bound = 1u << 20;
+  PerturbRecipe recipe;       // --recipe (off by default); its draws mix in the seed
 };
 
 // One configured structure, ready to run workloads of its shape.
@@ -146,6 +148,13 @@ struct Structure {
 // Every option a run of `s` takes: the stress run's, --mutant and --fixes
 // from the catalogues, then the structure's own.
 std::shared_ptr<const OptionTable> option_table(const Structure& s);
+// A run's stress options ("--mode map --scheduler pct") split by back-end:
+// those that apply on `b`, and those that do not (the simulator's
+// --scheduler, --memory-model, ... for the GPU), each as " --name value".
+struct SplitFlags {
+  std::string here, elsewhere;
+};
+SplitFlags split_flags(const Structure& s, const std::string& flags, Backend b);
 // The mutant's index in the catalogue, 1-based; 0 for none.
 size_t mutant_index(const StructureSpec& s, const Options& o);
 // The fixes named by --fixes (names from the catalogue).

@@ -2,10 +2,13 @@
 // option table the structure's declaration gives, and hand the run to
 // stress/ (stress_session.hpp). Nothing here names a structure.
 #include <filesystem>
+#include <algorithm>
 #include <iostream>
+#include <sstream>
 
 #include "stress/catalogue.hpp"
 #include "stress/mutation_score.hpp"
+#include "stress/recipe_table.hpp"
 #include "stress/stress_session.hpp"
 #include "stress/suite.hpp"
 #include "tools/cli_args.hpp"
@@ -117,6 +120,92 @@ int run_score(int argc, char** argv) {
   const int off = print_mutation_score(reg, only, o, std::cout);
   if (off) std::cout << "\n" << off << " row(s) not as declared (not caught, caught by another oracle, or not replayed)\n";
   return off ? 1 : 0;
+}
+
+int run_recipes(int argc, char** argv) {
+  static constexpr const char* kRecipesUsage =
+      "usage: warpcheck recipes [--structure S] [--mutants NAME,...|none] [--no-correct] [--recipes R;R;...]\n"
+      "                         [--runs N] [--enough N] [--budget S] [--timeout S] [--seed N]\n"
+      "                         [--sim-seeds N] [--sim-budget S] [--append DIR]\n"
+      "Every planted bug of every structure with a GPU back-end (or of --structure S; --mutants picks some,\n"
+      "'none' only the correct rows), each in its declared runs (the simulator's own options left out), under\n"
+      "each recipe (default 'off;preset:delays;preset:tear;preset:storm'): the recipes take turns, a seed each,\n"
+      "until each has run --runs (100) seeds, or caught the bug and run --enough (20), or the row's --budget\n"
+      "(20 s, all recipes together) is spent. Time to first catch counts from the start of the row. The first\n"
+      "GPU failure's workload is then run in the simulator (--sim-seeds 20 schedules, --sim-budget 10 s; the\n"
+      "recipe's delays as the simulator's --delays). Each structure unmutated runs the same recipes: false\n"
+      "alarms, and the slowdown (kernel time against 'off'). --timeout: the checker's seconds a history (5).\n"
+      "--append DIR: rows appended to DIR/by_recipe.md, by_mutant.md, correct.md (one table from many runs).\n"
+      "--plan: print, without running anything, one line a structure with a GPU back-end: its name and its\n"
+      "planted bugs (those the simulator does not await), from the declarations (tools/gpu_mutant_table.sh reads it).\n"
+      "Exit code: 0 when every planted bug (benign ones aside) was caught, 1 otherwise. docs/gpu-perturbation.md\n";
+  const Registry& reg = registry();
+  Args args(argc, argv, 2,
+            {"structure", "mutants", "recipes", "runs", "enough", "budget", "timeout", "seed", "sim-seeds", "sim-budget", "append"},
+            {"no-correct", "help", "plan"});
+  if (args.flag("help")) {
+    std::cout << kRecipesUsage;
+    return 0;
+  }
+  if (!args.positional().empty()) throw UsageError(std::string("takes no positional arguments\n") + kRecipesUsage);
+  const Structure* only = only_structure(reg, args);
+  if (only && !only->supports(Backend::Gpu)) throw UsageError(only->spec.name + " has no GPU back-end");
+  RecipeTableOptions o;
+  if (auto r = args.value("recipes")) {
+    o.recipes.clear();
+    std::string item;
+    std::istringstream in(*r);
+    while (std::getline(in, item, ';'))
+      if (!item.empty()) o.recipes.push_back(item);
+    if (o.recipes.empty()) throw UsageError("--recipes takes recipes separated by ';'");
+    for (const std::string& x : o.recipes)
+      if (x != "off") {
+        try {
+          parse_recipe(x);
+        } catch (const std::invalid_argument& e) {
+          throw UsageError(e.what());
+        }
+      }
+  }
+  if (auto m = args.value("mutants")) {
+    if (*m == "none") {
+      o.mutants = false;
+    } else {
+      std::string item;
+      std::istringstream in(*m);
+      while (std::getline(in, item, ','))
+        if (!item.empty()) o.only_mutants.push_back(item);
+      for (const std::string& name : o.only_mutants) {
+        bool known = false;
+        for (const Structure& s : reg.structures)
+          if ((!only || &s == only) && std::any_of(s.spec.mutants.begin(), s.spec.mutants.end(), [&](const MutantSpec& x) { return x.name == name; }))
+            known = true;
+        if (!known) throw UsageError("--mutants: no planted bug '" + name + "'" + (only ? " in " + only->spec.name : std::string()));
+      }
+      o.correct = false;
+    }
+  }
+  if (args.flag("no-correct")) o.correct = false;
+  o.runs = args.integer("runs", o.runs, 1, uint64_t(1) << 32);
+  o.enough = args.integer("enough", o.enough, 1, uint64_t(1) << 32);
+  o.budget = args.number("budget", o.budget, 0.001, 1e7);
+  o.timeout = args.number("timeout", o.timeout, 0.001, 1e7);
+  o.first_seed = args.integer("seed", o.first_seed, 0, UINT64_MAX);
+  o.sim_seeds = args.integer("sim-seeds", o.sim_seeds, 0, uint64_t(1) << 32);
+  o.sim_budget = args.number("sim-budget", o.sim_budget, 0, 1e7);
+  o.append_dir = args.value("append").value_or("");
+  if (args.flag("plan")) {
+    for (const Structure& s : reg.structures) {
+      if ((only && &s != only) || !s.supports(Backend::Gpu)) continue;
+      std::cout << s.spec.name;
+      for (const MutantSpec& m : s.spec.mutants)
+        if (m.awaits.empty()) std::cout << " " << m.name;
+      std::cout << "\n";
+    }
+    return 0;
+  }
+  if (!reg.probe_gpu().present) throw UsageError("recipes runs on the GPU: " + reg.probe_gpu().why_absent);
+  return print_recipe_table(reg, only, o, std::cout, std::cerr) ? 1 : 0;
 }
 
 }  // namespace warpcheck::cli

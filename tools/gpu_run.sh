@@ -13,8 +13,11 @@
 #                                         # SLABHASH_DIR=dir the public SlabHash's)
 #   bash tools/gpu_run.sh [SECTION...]    # there: run from .gpu-bundle/
 # Sections: sass memcheck stress score sanitize bench examples (default:
-# all, in that order). GPU_BENCH_ARGS are passed to every benchmark program
-# (so only what all take: --quick).
+# all, in that order), and recipes (only when named: every planted bug under
+# perturbation recipes, tools/gpu_mutant_table.sh, about 10 minutes; it
+# takes RECIPE_STRUCTURES="s1 s2" to run some structures only).
+# GPU_BENCH_ARGS are passed to every benchmark program (so only what all
+# take: --quick).
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 bundle=.gpu-bundle
@@ -62,9 +65,9 @@ sections=${*:-sass memcheck stress score sanitize bench examples}
 want() { [[ " $sections " == *" $1 "* ]]; }
 
 if want sass; then
-echo "== SASS of the recorded warp kernels: memory and collective instructions"
+echo "== SASS of the recorded warp kernels (not perturbing): memory and collective instructions"
 for b in "$bundle"/*bench; do cuobjdump -sass "$b"; done > "$out/sass.txt" 2>&1
-awk '/Function : / {on = ($0 ~ /team_ops_kernelILb1/); if (on) print "-- " $0} on' "$out/sass.txt" |
+awk '/Function : / {on = ($0 ~ /team_ops_kernelILb1ELb0E/); if (on) print "-- " $0} on' "$out/sass.txt" |
   grep -oE '^-- .*|\b(ATOMG|ATOM|RED|LDG|STG|LD|ST|MEMBAR|FENCE|CCTL|VOTE|SHFL|NANOSLEEP|CS2R|S2UR|WARPSYNC|ERRBAR)[A-Z0-9._]*' |
   awk '/^-- / {if (n) for (i in c) print "  " c[i], i; delete c; n = 0; print; next} {c[$0]++; n++} END {for (i in c) print "  " c[i], i}' |
   tee "$out/sass_summary.txt"
@@ -105,6 +108,12 @@ for b in "$bundle"/*bench; do
   timeout 540 "$b" ${GPU_BENCH_ARGS:-} 2>&1 | tee "$out/$(basename "$b").txt"
   echo "$(basename "$b") exit ${PIPESTATUS[0]}"
 done
+fi
+
+if want recipes; then
+echo "== planted bugs under perturbation recipes (docs/gpu-perturbation.md)"
+# shellcheck disable=SC2086
+OUT="$out" WARPCHECK="$bundle/warpcheck" bash tools/gpu_mutant_table.sh ${RECIPE_STRUCTURES:-}
 fi
 
 if want examples; then

@@ -32,6 +32,8 @@ constexpr const char* kUsage =
     "  campaign --structure S [stress options] --seeds N --out DIR [--shards K] [--local P | --gpus | --slurm]\n"
     "           a seed range in shards over processes, GPUs or a Slurm job array, merged (campaign --help)\n"
     "  campaign --resume DIR | --merge DIR | --status DIR\n"
+    "  recipes [--structure S] [--mutants M,...|none] [--recipes R;R;...] [--runs N] [--budget S] [--append DIR] ...\n"
+    "         every planted bug on the GPU under perturbation recipes: caught/runs, time to first catch (recipes --help)\n"
     "models: set, map, multimap, pq, register, cas-register, kv, queue, stack\n"
     "exit codes: 0 linearizable, 1 violation, 2 unknown, 3 bad input or usage\n";
 
@@ -53,6 +55,7 @@ int main(int argc, char** argv) {
     if (command == "score") return run_score(argc, argv);
     if (command == "suite") return run_suite(argc, argv);
     if (command == "campaign") return run_campaign(argc, argv);
+    if (command == "recipes") return run_recipes(argc, argv);
     std::cerr << "warpcheck: unknown command " << warpcheck::detail::quoted(command) << "\n" << kUsage;
     return kExitBadInput;
   } catch (const UsageError& e) {

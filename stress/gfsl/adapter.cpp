@@ -178,7 +178,7 @@ SeedRun GfslAdapter::run_threads(const Config& c, uint64_t seed, const Ops& ops)
 
 SeedRun GfslAdapter::run_gpu(const Config& c, const GpuRunSettings& g, const Ops& ops) {
 #if WARPCHECK_HAVE_CUDA
-  const gpu::GpuRun run = gpu::run_gfsl(c, ops, g.spin_bound);
+  const gpu::GpuRun run = gpu::run_gfsl(c, ops, g.spin_bound, {g.recipe, g.seed});
   SeedRun r = seed_run_from_gpu(run, ModelId::Map, g.seed);
   if (!r.fault) r.invariant_violations = check_gfsl_invariants(gfsl_view(c, run.memory->pointers()));
   return r;

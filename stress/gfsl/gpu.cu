@@ -5,13 +5,15 @@
 
 namespace warpcheck::gpu {
 
-GpuRun run_gfsl(const GfslConfig& c, const std::vector<core::workload_op>& ops, uint64_t spin_bound, core::clock_kind clock) {
+GpuRun run_gfsl(const GfslConfig& c, const std::vector<core::workload_op>& ops, uint64_t spin_bound,
+                const Perturbation& perturbation, core::clock_kind clock) {
   validate(c);
   HostMemory image(gfsl_layout(c));
   gfsl_initialize(c, image);
   return run_warp_structure(
       gfsl_layout(c), [&](ArrayPointers a) { return gfsl_view(c, a); }, ops, c.teams, c.ops_per_lane,
-      c.log_capacity ? c.log_capacity : 32 * c.ops_per_lane, clock, spin_bound, &image, prefill_ops(c, OpKind::Insert));
+      c.log_capacity ? c.log_capacity : 32 * c.ops_per_lane, clock, spin_bound, &image, prefill_ops(c, OpKind::Insert),
+      perturbation);
 }
 
 GfslBenchResult run_gfsl_bench(const GfslBenchSpec& spec) {

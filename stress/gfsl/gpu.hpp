@@ -12,7 +12,7 @@
 namespace warpcheck::gpu {
 
 GpuRun run_gfsl(const GfslConfig& c, const std::vector<core::workload_op>& ops, uint64_t spin_bound,
-                core::clock_kind clock = core::clock_kind::global_timer);
+                const Perturbation& perturbation = {}, core::clock_kind clock = core::clock_kind::global_timer);
 
 // The thesis' benchmark (chapter 5, stress/gpu/mix_bench.hpp) on a GFSL
 // of `chunk` entries a chunk, room in its pool for every split.

@@ -13,7 +13,9 @@
 
 #include <memory>
 
+#include "stress/gpu/cuda_check.cuh"
 #include "stress/gpu/gpu_run.hpp"
+#include "stress/gpu/perturb_launch.cuh"
 #include "stress/harness/structure_memory.hpp"
 #include "stress/workload.hpp"
 #include "structures/core/cuda/warp_team.cuh"
@@ -21,30 +23,6 @@
 #include "structures/core/warp_driver.hpp"
 
 namespace warpcheck::gpu {
-
-inline void check(cudaError_t e, const char* what) {
-  if (e != cudaSuccess) throw std::runtime_error(std::string("CUDA: ") + what + ": " + cudaGetErrorString(e));
-}
-
-template <class T>
-struct DeviceBuffer {
-  T* p = nullptr;
-  size_t n = 0;
-  explicit DeviceBuffer(size_t count) : n(count) {
-    check(cudaMalloc(&p, sizeof(T) * (count ? count : 1)), "cudaMalloc");
-    zero();
-  }
-  ~DeviceBuffer() { cudaFree(p); }
-  DeviceBuffer(const DeviceBuffer&) = delete;
-  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
-  void zero() { check(cudaMemset(p, 0, sizeof(T) * (n ? n : 1)), "cudaMemset"); }
-  void fill_bytes(int byte) { check(cudaMemset(p, byte, sizeof(T) * (n ? n : 1)), "cudaMemset"); }
-  void to_host(T* dst) const { check(cudaMemcpy(dst, p, sizeof(T) * n, cudaMemcpyDeviceToHost), "cudaMemcpy"); }
-  void to_host(std::vector<T>& dst) const {
-    dst.resize(n);
-    to_host(dst.data());
-  }
-};
 
 // A structure's memory on the device, laid out from its MemoryLayout (the
 // same description the host's HostMemory uses), and its copy back.
@@ -92,10 +70,16 @@ class DeviceMemory {
 };
 
 // The recorded warp-cooperative driver on the device: one team per warp.
-template <bool Record, class Structure>
+// Perturb: the team perturbs, the blocks in front hammer, the workers are
+// counted out (structures/core/cuda/perturbation.cuh); without it, the
+// kernel is what it was before perturbation existed.
+template <bool Record, bool Perturb, class Structure>
 __global__ void team_ops_kernel(Structure s, const core::workload_op* ops, uint32_t per_lane, history_log log,
                                 cuda_backend::device_context ctx) {
-  cuda_backend::warp_team t(ctx);
+  if constexpr (Perturb)
+    if (cuda_backend::perturb_hammer_block(ctx.perturb, &ctx.faults->count)) return;
+  const cuda_backend::perturb_worker_exit<Perturb> leaving(ctx.perturb);
+  cuda_backend::basic_warp_team<Perturb> t(ctx);
   core::run_team_ops(t, s, {ops + size_t(t.team_id()) * 32 * per_lane, per_lane}, Record ? &log : nullptr);
 }
 
@@ -128,9 +112,35 @@ float launch_team_ops(const Structure& s, const core::workload_op* ops, uint32_t
     throw std::invalid_argument("gpu: teams must be a multiple of " + std::to_string(threads / 32) + " (warps a block)");
   const uint32_t blocks = teams / (threads / 32);
   return timed_launch([&] {
-    if (log) team_ops_kernel<true><<<blocks, threads>>>(s, ops, per_lane, *log, ctx);
-    else team_ops_kernel<false><<<blocks, threads>>>(s, ops, per_lane, history_log{}, ctx);
+    if (log) team_ops_kernel<true, false><<<blocks, threads>>>(s, ops, per_lane, *log, ctx);
+    else team_ops_kernel<false, false><<<blocks, threads>>>(s, ops, per_lane, history_log{}, ctx);
   });
+}
+
+// The structure's arrays in device memory, for the hammer warps.
+inline std::vector<cuda_backend::hot_region> hot_regions(const MemoryLayout& layout, const ArrayPointers& pointers) {
+  std::vector<cuda_backend::hot_region> hot;
+  for (size_t i = 0; i < layout.size() && i < pointers.size(); ++i)
+    hot.push_back({reinterpret_cast<uint64_t>(pointers[i]), layout[i].bytes()});
+  return hot;
+}
+
+// A recorded launch of `teams` warps: perturbed when `pert` is on (its
+// launch planned from the recipe and the seed: `launch` says how), else in
+// the first of the shapes that fit (256 threads a block when the teams
+// allow). The kernel's time in ms.
+template <class Structure>
+float launch_recorded_team_ops(const Structure& s, const core::workload_op* ops, uint32_t teams, uint32_t per_lane,
+                               const history_log& log, cuda_backend::device_context ctx, const Perturbation& pert,
+                               const std::vector<cuda_backend::hot_region>& hot, std::string* launch = nullptr) {
+  const std::vector<LaunchShape> shapes = warp_team_shapes(teams, kThreadsPerBlock);
+  if (!pert.on()) return launch_team_ops(s, ops, teams, per_lane, &log, ctx, shapes.front().threads);
+  DeviceBuffer<uint32_t> done(1);
+  auto kernel = team_ops_kernel<true, true, Structure>;
+  const PerturbedLaunch plan = plan_perturbed_launch(kernel, pert, shapes, 0, teams, hot, done.p);
+  ctx.perturb = plan.params;
+  if (launch) *launch = plan.describe();
+  return timed_launch([&] { kernel<<<plan.blocks, plan.threads, plan.shared_bytes>>>(s, ops, per_lane, log, ctx); });
 }
 
 // A workload on the device.
@@ -182,13 +192,14 @@ struct DeviceLog {
 
 // One recorded run of a warp-cooperative structure: its memory laid out on
 // the device, the workload copied there, one launch (after a launch of the
-// prefill by one warp, when there is one); the log, the faults and the
-// memory come back.
+// prefill by one warp, when there is one, never perturbed); the log, the
+// faults and the memory come back.
 // `initial`: the structure's empty state when it is not the layout's fill.
 template <class MakeView>
 GpuRun run_warp_structure(const MemoryLayout& layout, MakeView make_view, const std::vector<core::workload_op>& ops,
                           uint32_t teams, uint32_t per_lane, uint32_t log_capacity, core::clock_kind clock,
-                          uint64_t spin_bound, const HostMemory* initial = nullptr, const Prefill& prefill = {}) {
+                          uint64_t spin_bound, const HostMemory* initial = nullptr, const Prefill& prefill = {},
+                          const Perturbation& perturbation = {}) {
   if (ops.size() != size_t(teams) * 32 * per_lane) throw std::invalid_argument("gpu: workload size does not fit the shape");
   DeviceMemory memory(layout);
   if (initial) memory.upload(*initial);
@@ -202,7 +213,8 @@ GpuRun run_warp_structure(const MemoryLayout& layout, MakeView make_view, const 
                     {spin_bound, faults.p}, 32);
   }
   const auto device_ops = to_device(ops);
-  run.kernel_ms = launch_team_ops(view, thrust::raw_pointer_cast(device_ops.data()), teams, per_lane, &log.view, {spin_bound, faults.p});
+  run.kernel_ms = launch_recorded_team_ops(view, thrust::raw_pointer_cast(device_ops.data()), teams, per_lane, log.view,
+                                           {spin_bound, faults.p}, perturbation, hot_regions(layout, memory.pointers()), &run.launch);
   faults.to_host(&run.faults);
   run.log = log.to_host();
   run.memory = memory.to_host();

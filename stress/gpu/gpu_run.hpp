@@ -3,16 +3,26 @@
 #pragma once
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <vector>
 
+#include "stress/gpu/recipe.hpp"
 #include "stress/harness/structure_memory.hpp"
 #include "structures/core/cuda/device_faults.hpp"
 #include "structures/core/recorder/host_log.hpp"
 
 namespace warpcheck::gpu {
 
+// A run's perturbation: the recipe, and the run's seed that its draws mix in.
+struct Perturbation {
+  PerturbRecipe recipe;
+  uint64_t seed = 0;
+  bool on() const { return !recipe.off(); }
+};
+
 struct GpuRun {
   double kernel_ms = 0;
+  std::string launch;  // a perturbed launch's shape, in words (empty when not perturbed)
   std::unique_ptr<HostLog> log;
   cuda_backend::device_faults faults{};
   std::unique_ptr<HostMemory> memory;  // the structure's arrays, copied back after the run

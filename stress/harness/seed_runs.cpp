@@ -70,6 +70,8 @@ SeedRun seed_run_from_gpu(const gpu::GpuRun& g, ModelId model, uint64_t seed) {
   meta.seed = seed;
   SeedRun r;
   r.history = history_from_log(*g.log, std::move(meta));
+  r.kernel_ms = g.kernel_ms;
+  r.launch = g.launch;
   r.fault = g.faults.count != 0;
   if (r.fault) {
     const bool spin = g.faults.kind == uint32_t(cuda_backend::fault_kind::spin_bound);

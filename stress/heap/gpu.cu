@@ -17,24 +17,49 @@ namespace {
 
 using structures::generalized_heap;
 
-template <bool Record>
+// Perturb: the team perturbs, the blocks in front hammer, the workers are
+// counted out (structures/core/cuda/perturbation.cuh).
+template <bool Record, bool Perturb = false>
 __global__ void heap_ops_kernel(generalized_heap h, const core::workload_op* ops, uint32_t per_team, uint64_t first_slot,
                                 structures::heap_keys keys, history_log log, cuda_backend::device_context ctx) {
   extern __shared__ uint32_t scratch[];
-  cuda_backend::block_team t(ctx);
-  structures::run_team_heap_ops(t, h, {ops + size_t(blockIdx.x) * per_team, per_team, first_slot + uint64_t(blockIdx.x) * per_team},
+  if constexpr (Perturb)
+    if (cuda_backend::perturb_hammer_block(ctx.perturb, &ctx.faults->count)) return;
+  const cuda_backend::perturb_worker_exit<Perturb> leaving(ctx.perturb);
+  cuda_backend::basic_block_team<Perturb> t(ctx);
+  const uint32_t team = t.team_id();
+  structures::run_team_heap_ops(t, h, {ops + size_t(team) * per_team, per_team, first_slot + uint64_t(team) * per_team},
                                 scratch, keys, Record ? &log : nullptr);
 }
+
+size_t heap_shared_bytes(const generalized_heap& h) { return sizeof(uint32_t) * generalized_heap::kScratchBatches * h.k; }
 
 // Launches `teams` blocks of `lanes` threads over `ops` (per_team each);
 // returns the kernel's time in ms.
 float launch_heap_ops(const generalized_heap& h, const core::workload_op* ops, uint32_t teams, uint32_t lanes,
                       uint32_t per_team, uint64_t first_slot, const structures::heap_keys& keys, const history_log* log,
                       const cuda_backend::device_context& ctx) {
-  const size_t shared = sizeof(uint32_t) * generalized_heap::kScratchBatches * h.k;
+  const size_t shared = heap_shared_bytes(h);
   auto kernel = log ? heap_ops_kernel<true> : heap_ops_kernel<false>;
   if (shared > 48 * 1024) check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(shared)), "shared memory");
   return timed_launch([&] { kernel<<<teams, lanes, shared>>>(h, ops, per_team, first_slot, keys, log ? *log : history_log{}, ctx); });
+}
+
+// The same, recorded and perturbed (the launch planned from the recipe and
+// the seed: the block permutation, hammer blocks, an occupancy limit; a
+// block is a team, so its size stays).
+float launch_perturbed_heap_ops(const generalized_heap& h, const core::workload_op* ops, uint32_t teams, uint32_t lanes,
+                                uint32_t per_team, const structures::heap_keys& keys, const history_log& log,
+                                cuda_backend::device_context ctx, const Perturbation& pert,
+                                const std::vector<cuda_backend::hot_region>& hot, std::string& launch) {
+  const size_t shared = heap_shared_bytes(h);
+  auto kernel = heap_ops_kernel<true, true>;
+  if (shared > 48 * 1024) check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(shared)), "shared memory");
+  DeviceBuffer<uint32_t> done(1);
+  const PerturbedLaunch plan = plan_perturbed_launch(kernel, pert, {{lanes, teams}}, shared, teams, hot, done.p);
+  ctx.perturb = plan.params;
+  launch = plan.describe();
+  return timed_launch([&] { kernel<<<plan.blocks, plan.threads, plan.shared_bytes>>>(h, ops, per_team, 0, keys, log, ctx); });
 }
 
 // A phase of the benchmarks: every team runs `per_team` operations of one
@@ -54,7 +79,8 @@ struct bench_op {
 
 }  // namespace
 
-GpuRun run_heap(const HeapConfig& c, const std::vector<core::workload_op>& ops, uint64_t spin_bound, core::clock_kind clock) {
+GpuRun run_heap(const HeapConfig& c, const std::vector<core::workload_op>& ops, uint64_t spin_bound, const Perturbation& perturbation,
+                core::clock_kind clock) {
   validate(c);
   if (ops.size() != size_t(c.teams) * c.ops_per_team) throw std::invalid_argument("gpu: heap workload size does not fit the shape");
   const auto device_ops = to_device(ops);
@@ -71,11 +97,17 @@ GpuRun run_heap(const HeapConfig& c, const std::vector<core::workload_op>& ops, 
     launch_heap_ops(view, thrust::raw_pointer_cast(fill.data()), 1, c.lanes, c.prefill, uint64_t(c.teams) * c.ops_per_team,
                     keys, &log.view, ctx);
   }
-  run.kernel_ms = launch_heap_ops(view, thrust::raw_pointer_cast(device_ops.data()), c.teams, c.lanes, c.ops_per_team, 0,
-                                  keys, &log.view, ctx);
+  if (perturbation.on())
+    run.kernel_ms = launch_perturbed_heap_ops(view, thrust::raw_pointer_cast(device_ops.data()), c.teams, c.lanes, c.ops_per_team,
+                                              keys, log.view, ctx, perturbation, hot_regions(heap_layout(c), memory.pointers()),
+                                              run.launch);
+  else
+    run.kernel_ms = launch_heap_ops(view, thrust::raw_pointer_cast(device_ops.data()), c.teams, c.lanes, c.ops_per_team, 0,
+                                    keys, &log.view, ctx);
   faults.to_host(&run.faults);
   run.log = log.to_host();
   run.memory = memory.to_host();
+  for (void* base : memory.pointers()) run.device_bases.push_back(reinterpret_cast<uintptr_t>(base));
   return run;
 }
 

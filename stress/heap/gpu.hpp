@@ -14,8 +14,9 @@ namespace warpcheck::gpu {
 // One recorded run of a workload (teams x ops_per_team): block 0's prefill
 // first (its own launch), then every block's queue. The ticket clock by
 // default: %globaltimer's ticks could tie two holds of the root.
+// A recorded stress run; perturbed when `perturbation` is on (docs/gpu-perturbation.md).
 GpuRun run_heap(const HeapConfig& c, const std::vector<core::workload_op>& ops, uint64_t spin_bound,
-                core::clock_kind clock = core::clock_kind::ticket);
+                const Perturbation& perturbation = {}, core::clock_kind clock = core::clock_kind::ticket);
 
 // The paper's benchmarks (section 5): `keys` random (or sorted) keys pushed
 // in full batches by `blocks` blocks, then popped (Table 1, Fig. 13); or a

@@ -85,7 +85,7 @@ SeedRun SlabHashAdapter::run_threads(const Config& c, uint64_t seed, const Ops& 
 
 SeedRun SlabHashAdapter::run_gpu(const Config& c, const GpuRunSettings& g, const Ops& ops) {
 #if WARPCHECK_HAVE_CUDA
-  const gpu::GpuRun run = gpu::run_slab_hash(c, g.seed, ops, g.spin_bound);
+  const gpu::GpuRun run = gpu::run_slab_hash(c, g.seed, ops, g.spin_bound, {g.recipe, g.seed});
   SeedRun r = seed_run_from_gpu(run, slab_hash_model(c), g.seed);
   if (!r.fault) r.invariant_violations = check_slab_hash_invariants(slab_hash_view(c, g.seed, run.memory->pointers()));
   return r;

@@ -128,12 +128,12 @@ double median(std::vector<double> v) {
 }  // namespace
 
 GpuRun run_slab_hash(const SlabHashConfig& c, uint64_t seed, const std::vector<core::workload_op>& ops, uint64_t spin_bound,
-                     core::clock_kind clock) {
+                     const Perturbation& perturbation, core::clock_kind clock) {
   validate(c);
   return run_warp_structure(
       slab_hash_layout(c), [&](ArrayPointers a) { return slab_hash_view(c, seed, a); }, ops, c.teams, c.ops_per_lane,
       c.log_capacity ? c.log_capacity : 32 * c.ops_per_lane, clock, spin_bound, nullptr,
-      prefill_ops(c, slab_hash_op_kinds(c.mode).insert));
+      prefill_ops(c, slab_hash_op_kinds(c.mode).insert), perturbation);
 }
 
 SlabHashBenchResult run_slab_hash_bench(const SlabHashBenchSpec& spec) {

@@ -13,8 +13,9 @@
 namespace warpcheck::gpu {
 
 // One recorded run of a workload; `seed` picks the hash function.
+// A recorded stress run; perturbed when `perturbation` is on (docs/gpu-perturbation.md).
 GpuRun run_slab_hash(const SlabHashConfig& c, uint64_t seed, const std::vector<core::workload_op>& ops, uint64_t spin_bound,
-                     core::clock_kind clock = core::clock_kind::global_timer);
+                     const Perturbation& perturbation = {}, core::clock_kind clock = core::clock_kind::global_timer);
 
 // The paper's benchmarks on one table of `elements` distinct keys with
 // about `slabs_per_bucket` slabs a bucket (beta): bulk build, bulk search

@@ -29,12 +29,12 @@ struct uniform_mix {
 }  // namespace
 
 GpuRun run_sorted_set(const SortedSetConfig& c, const std::vector<core::workload_op>& ops, uint64_t spin_bound,
-                      core::clock_kind clock) {
+                      const Perturbation& perturbation, core::clock_kind clock) {
   validate(c);
   return run_warp_structure(
       sorted_set_layout(c), [&](ArrayPointers a) { return sorted_set_view(c, a); }, ops, c.teams, c.ops_per_lane,
       c.log_capacity ? c.log_capacity : 32 * c.ops_per_lane, clock, spin_bound, nullptr,
-      prefill_ops(c, sorted_set_shape(c).kinds.insert));
+      prefill_ops(c, sorted_set_shape(c).kinds.insert), perturbation);
 }
 
 SortedSetBenchRun run_sorted_set_bench(const SortedSetBenchSpec& spec) {

@@ -11,7 +11,7 @@
 namespace warpcheck::gpu {
 
 GpuRun run_sorted_set(const SortedSetConfig& c, const std::vector<core::workload_op>& ops, uint64_t spin_bound,
-                      core::clock_kind clock = core::clock_kind::global_timer);
+                      const Perturbation& perturbation = {}, core::clock_kind clock = core::clock_kind::global_timer);
 
 // Timed launches of a benchmark workload (a uniform mix over the keys, made
 // on the device), recording on or off.

@@ -26,12 +26,17 @@ using structures::stadium_kernel;
 constexpr uint32_t kWarpsPerBlock = 8;
 constexpr uint32_t kQueueWords = 32 * stadium_job::kWords;
 
-template <bool Record>
+// Perturb: the team perturbs, the blocks in front hammer, the workers are
+// counted out (structures/core/cuda/perturbation.cuh).
+template <bool Record, bool Perturb = false>
 __global__ void stadium_ops_kernel(stadium_hash s, stadium_kernel kernel, const core::workload_op* ops, uint32_t teams,
                                    uint32_t per_lane, uint32_t switch_round, history_log lanes, history_log warps,
                                    cuda_backend::device_context ctx) {
   __shared__ uint32_t queues[kWarpsPerBlock * kQueueWords];  // clStash: a queue a warp
-  cuda_backend::warp_team t(ctx);
+  if constexpr (Perturb)
+    if (cuda_backend::perturb_hammer_block(ctx.perturb, &ctx.faults->count)) return;
+  const cuda_backend::perturb_worker_exit<Perturb> leaving(ctx.perturb);
+  cuda_backend::basic_warp_team<Perturb> t(ctx);
   const uint32_t warp = t.team_id();
   if (warp >= teams) return;  // the last block's spare warps
   const structures::stadium_team_work w{ops + size_t(warp) * 32 * per_lane, per_lane, switch_round,
@@ -68,6 +73,24 @@ float launch_stadium(const stadium_hash& s, stadium_kernel kernel, const core::w
     else
       stadium_ops_kernel<false><<<blocks, kWarpsPerBlock * 32>>>(s, kernel, ops, teams, per_lane, switch_round, history_log{},
                                                                  history_log{}, ctx);
+  });
+}
+
+// The same, recorded and perturbed: blocks of 1 to kWarpsPerBlock warps
+// (the queues are a block's shared memory), planned from the recipe and the seed.
+float launch_perturbed_stadium(const stadium_hash& s, stadium_kernel kernel, const core::workload_op* ops, uint32_t teams,
+                               uint32_t per_lane, uint32_t switch_round, const StadiumDeviceLog& log,
+                               cuda_backend::device_context ctx, const Perturbation& pert,
+                               const std::vector<cuda_backend::hot_region>& hot, std::string& launch) {
+  std::vector<LaunchShape> shapes;
+  for (uint32_t warps = kWarpsPerBlock; warps >= 1; warps /= 2) shapes.push_back({warps * 32, (teams + warps - 1) / warps});
+  auto k = stadium_ops_kernel<true, true>;
+  DeviceBuffer<uint32_t> done(1);
+  const PerturbedLaunch plan = plan_perturbed_launch(k, pert, shapes, 0, teams, hot, done.p);
+  ctx.perturb = plan.params;
+  launch = plan.describe();
+  return timed_launch([&] {
+    k<<<plan.blocks, plan.threads, plan.shared_bytes>>>(s, kernel, ops, teams, per_lane, switch_round, log.lanes.view, log.warps.view, ctx);
   });
 }
 
@@ -222,7 +245,7 @@ std::vector<std::string> check_emptied(const stadium_hash& s) {
 }  // namespace
 
 StadiumGpuRun run_stadium(const StadiumConfig& c, const std::vector<core::workload_op>& ops, uint64_t spin_bound,
-                          core::clock_kind clock) {
+                          const Perturbation& perturbation, core::clock_kind clock) {
   validate(c);
   if (ops.size() != size_t(c.teams) * 32 * c.ops_per_lane) throw std::invalid_argument("gpu: stadium workload size does not fit the shape");
   HostMemory image(stadium_layout(c));
@@ -242,8 +265,17 @@ StadiumGpuRun run_stadium(const StadiumConfig& c, const std::vector<core::worklo
   const auto device_ops = to_device(ops);
   StadiumGpuRun out;
   GpuRun& run = out.run;
-  run.kernel_ms = launch_stadium(view, c.kernel, thrust::raw_pointer_cast(device_ops.data()), c.teams, c.ops_per_lane,
-                                 stadium_switch_round(c, c.ops_per_lane), &log, ctx);
+  if (perturbation.on()) {
+    // The hammer warps hit the board, and the buckets when they are in GPU memory.
+    const MemoryLayout layout = stadium_layout(c);
+    std::vector<cuda_backend::hot_region> hot{{reinterpret_cast<uint64_t>(memory.pointers()[0]), layout[0].bytes()}};
+    if (!c.host_table) hot.push_back({reinterpret_cast<uint64_t>(memory.pointers()[1]), layout[1].bytes()});
+    run.kernel_ms = launch_perturbed_stadium(view, c.kernel, thrust::raw_pointer_cast(device_ops.data()), c.teams, c.ops_per_lane,
+                                             stadium_switch_round(c, c.ops_per_lane), log, ctx, perturbation, hot, run.launch);
+  } else {
+    run.kernel_ms = launch_stadium(view, c.kernel, thrust::raw_pointer_cast(device_ops.data()), c.teams, c.ops_per_lane,
+                                   stadium_switch_round(c, c.ops_per_lane), &log, ctx);
+  }
   faults.to_host(&run.faults);
   run.log = std::make_unique<HostLog>(0, 0);  // the records are in `history`
   run.memory = memory.to_host();

@@ -20,8 +20,9 @@ struct StadiumGpuRun {
   GpuRun run;
   History history;
 };
+// A recorded stress run; perturbed when `perturbation` is on (docs/gpu-perturbation.md).
 StadiumGpuRun run_stadium(const StadiumConfig& c, const std::vector<core::workload_op>& ops, uint64_t spin_bound,
-                          core::clock_kind clock = core::clock_kind::global_timer);
+                          const Perturbation& perturbation = {}, core::clock_kind clock = core::clock_kind::global_timer);
 
 // The paper's evaluation (section IV, Figure 19) on `pairs` distinct keys:
 // a fresh table of the smallest prime above pairs / load buckets, then four

@@ -81,7 +81,7 @@ expect 0 stress --structure heap --list-mutants --json
 grep -q '"structure":"heap"' "$dir/out" && ! grep -q '"structure":"slabhash"' "$dir/out" || fail "heap --json"
 # Every command in the help; every structure/back-end runs or says where it runs.
 expect 0 --help
-for c in check convert gen stress repro score suite; do grep -q "^  $c " "$dir/out" || fail "warpcheck --help lacks $c"; done
+for c in check convert gen stress repro score suite recipes; do grep -q "^  $c " "$dir/out" || fail "warpcheck --help lacks $c"; done
 expect 3 stress --structure heap --backend threads
 grep -q "heap runs on sim, gpu" "$dir/out" || { cat "$dir/out"; fail "heap on threads: no list of back-ends"; }
 expect 0 stress --structure heap --help
@@ -98,6 +98,13 @@ grep -q "does not apply in map mode" "$dir/out" || fail "mutant/mode message"
 expect 3 stress --structure sorted-set --keys 33
 expect 3 stress --structure slabhash --keys 5000000000
 expect 3 stress --structure nope
+# --recipe perturbs GPU runs only (docs/gpu-perturbation.md); recipes wants a GPU.
+expect 3 stress --structure sorted-set --backend sim --recipe preset:tear
+grep -q -- "--recipe applies only with --backend gpu" "$dir/out" || { cat "$dir/out"; fail "recipe on the simulator"; }
+expect 0 stress --help
+grep -q -- "--recipe RECIPE|preset:NAME" "$dir/out" || fail "stress help lacks --recipe"
+expect 0 recipes --help
+grep -q "time to first catch\|Time to first catch" "$dir/out" || fail "recipes help"
 expect 3 stress --mix insert=0
 expect 3 stress --backend sim --structure slabhash --workload @/nonexistent
 printf 'upsert 1 1\n' > "$dir/short.txt"

@@ -1,18 +1,28 @@
 // The GPU's block team: every thread of a 1-D block (up to 1024 lanes).
 // Collectives are __syncthreads and its counting forms; shfl goes through a
 // shared-memory exchange. No ballot: a block is wider than one 32-bit mask.
+// basic_block_team<true> perturbs (team_common.cuh) and takes its team
+// number from the launch shuffle; block_team is the team every other kernel uses.
 #pragma once
 #include "structures/core/cuda/team_common.cuh"
 
 namespace warpcheck::cuda_backend {
 
-class block_team : public team_common<block_team> {
+template <bool Perturb>
+class basic_block_team : public team_common<basic_block_team<Perturb>, Perturb> {
+  using base = team_common<basic_block_team<Perturb>, Perturb>;
+
  public:
-  __device__ explicit block_team(const device_context& c) : team_common(c) {}
+  __device__ explicit basic_block_team(const device_context& c) : base(c) {
+    if constexpr (Perturb) this->init_perturbation(perturb_logical_block(c.perturb));
+  }
 
   __device__ __forceinline__ uint32_t lane() const { return threadIdx.x; }
   __device__ __forceinline__ uint32_t size() const { return blockDim.x; }
-  __device__ __forceinline__ uint32_t team_id() const { return blockIdx.x; }
+  __device__ __forceinline__ uint32_t team_id() const {
+    if constexpr (Perturb) return this->perturb_.team;
+    else return blockIdx.x;
+  }
 
   __device__ __forceinline__ bool any(bool p) { return __syncthreads_or(p) != 0; }
   __device__ __forceinline__ bool all(bool p) { return __syncthreads_and(p) != 0; }
@@ -40,6 +50,9 @@ class block_team : public team_common<block_team> {
   }
 };
 
+using block_team = basic_block_team<false>;
+
 static_assert(core::Team<block_team>, "the GPU's block_team meets the team contract (structures/core/team.hpp)");
+static_assert(core::Team<basic_block_team<true>>, "the perturbing block team meets the team contract too");
 
 }  // namespace warpcheck::cuda_backend

@@ -4,6 +4,8 @@
 #pragma once
 #include <cstdint>
 
+#include "structures/core/cuda/perturb_params.hpp"
+
 namespace warpcheck::cuda_backend {
 
 enum class fault_kind : uint32_t { none = 0, spin_bound = 1, structure = 2 };
@@ -23,6 +25,8 @@ struct device_faults {
 struct device_context {
   uint64_t spin_bound;    // iterations of one spin loop before it gives up
   device_faults* faults;  // device memory
+  // Read only by kernels built for perturbation (basic_warp_team<true>, ...).
+  perturb_params perturb{};
 };
 
 }  // namespace warpcheck::cuda_backend

@@ -1,0 +1,35 @@
+// Checked CUDA calls and a device buffer: errors thrown with what failed.
+#pragma once
+#include <cuda_runtime.h>
+
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace warpcheck::gpu {
+
+inline void check(cudaError_t e, const char* what) {
+  if (e != cudaSuccess) throw std::runtime_error(std::string("CUDA: ") + what + ": " + cudaGetErrorString(e));
+}
+
+template <class T>
+struct DeviceBuffer {
+  T* p = nullptr;
+  size_t n = 0;
+  explicit DeviceBuffer(size_t count) : n(count) {
+    check(cudaMalloc(&p, sizeof(T) * (count ? count : 1)), "cudaMalloc");
+    zero();
+  }
+  ~DeviceBuffer() { cudaFree(p); }
+  DeviceBuffer(const DeviceBuffer&) = delete;
+  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
+  void zero() { check(cudaMemset(p, 0, sizeof(T) * (n ? n : 1)), "cudaMemset"); }
+  void fill_bytes(int byte) { check(cudaMemset(p, byte, sizeof(T) * (n ? n : 1)), "cudaMemset"); }
+  void to_host(T* dst) const { check(cudaMemcpy(dst, p, sizeof(T) * n, cudaMemcpyDeviceToHost), "cudaMemcpy"); }
+  void to_host(std::vector<T>& dst) const {
+    dst.resize(n);
+    to_host(dst.data());
+  }
+};
+
+}  // namespace warpcheck::gpu
