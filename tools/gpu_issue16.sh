@@ -84,26 +84,27 @@ stamp "public SlabHash"
 timeout 120 "$bundle/slabhash_public_bench" --elements "$n" --betas "$betas" --repeats 5 > "$out/public.txt" 2>&1
 echo "exit $?" >> "$out/public.txt"; grep -E '^\||WRONG|error' "$out/public.txt"
 
-# Round 2 (the slab hash at the public one's speed): the search phases as
-# read-only launches (slab_hash::kReadOnlyLaunch: a search-only kernel,
-# plain L1-cacheable loads, no multimap guard; the default, rows with no
-# tag) beside round 1's search kernel (--search shared, rows tagged
-# search=shared), K = 1 and 2, map and multimap, recording off, every
+# Round 2 (the slab hash at the public one's speed): a kernel a phase (the
+# default, rows with no tag): the searches as read-only launches
+# (slab_hash::kReadOnlyLaunch: search code only, plain L1-cacheable loads,
+# no multimap guard), the build as an insert-only one (kInsertOnlyLaunch);
+# beside round 1's one kernel for every phase (--kernels shared, rows
+# tagged kernels=shared), K = 1 and 2, map and multimap, recording off, every
 # utilization. Round 1's per-operation recording, free registers, K = 4 and
 # 256-thread blocks were measured then and are not run again.
 : > "$out/ours_off.txt"
 for k in 1 2; do
-  for search in ro shared; do
-    stamp "ours, bulk, K=$k, search $search, recording off"
+  for kernels in phase shared; do
+    stamp "ours, bulk, K=$k, kernels $kernels, recording off"
     timeout 100 "$ours" "${common[@]}" --betas "$betas" --drivers bulk --modes map,multimap --records off --invariants off \
-      --per-lane $k --search $search >> "$out/ours_off.txt" 2>&1
+      --per-lane $k --kernels $kernels >> "$out/ours_off.txt" 2>&1
     echo "exit $?" >> "$out/ours_off.txt"
   done
 done
 grep -E '^\| bulk|ERROR|exit' "$out/ours_off.txt"
 write_md
 
-# Recording per warp batch (K = 2, the read-only searches), two
+# Recording per warp batch (K = 2, a kernel a phase), two
 # utilizations; each history checked and the table's invariants after it.
 : > "$out/ours_batch.txt"
 for mode in map multimap; do
@@ -126,11 +127,11 @@ if command -v ncu >/dev/null && [ $((SECONDS - start)) -lt 400 ] && [ -z "${ISSU
     --metrics smsp__inst_executed.sum,lts__t_sectors_op_read.sum,lts__t_sectors_op_write.sum,lts__t_sectors_op_atom.sum,lts__t_sectors_op_red.sum,lts__t_requests.sum,lts__t_sectors.sum,lts__t_sectors_srcunit_tex.sum,lts__t_sectors_srcunit_ltcfabric.sum,l1tex__t_sectors_pipe_lsu_mem_local_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_local_op_st.sum,l1tex__t_sector_hit_rate.pct,dram__bytes_read.sum)
   # The present search (the second bulk launch: build, then search) of the
   # read-only kernel (K = 1 and 2) and of round 1's (K = 1).
-  for v in "ro 1" "ro 2" "shared 1"; do
+  for v in "phase 1" "phase 2" "shared 1"; do
     set -- $v
     timeout 30 ncu "${sections[@]}" -k regex:bulk_kernel --launch-skip 1 --launch-count 1 \
       "$ours" --elements "$n" --betas 1.0 --drivers bulk --modes map --records off --repeats 1 --warmup 0 --invariants off \
-      --search "$1" --per-lane "$2" > "$out/ncu_ours_search_$1_k$2.txt" 2>&1
+      --kernels "$1" --per-lane "$2" > "$out/ncu_ours_search_$1_k$2.txt" 2>&1
   done
   timeout 40 ncu "${sections[@]}" -k regex:search_table --launch-count 2 \
     "$bundle/slabhash_public_bench" --elements "$n" --betas 1.0 --repeats 1 > "$out/ncu_public_search.txt" 2>&1

@@ -127,10 +127,18 @@ struct slab_hash {
   // absent answer from a concurrent delete, has nothing to guard against.
   // serve() then handles SEARCH only (anything else is a fault), so the
   // kernel holds no insert or delete code (no register pressure from it).
-  static constexpr int kReadOnlyLaunch = 2;
+  //
+  // Bit 2 (kInsertOnlyLaunch): a launch of inserts only (a build). Nothing
+  // changes in how the table is accessed; serve() just holds no search or
+  // delete code (fewer registers, no spill under the 32-register bound).
+  static constexpr int kReadOnlyLaunch = 2, kInsertOnlyLaunch = 4;
   template <int F>
   WC_HD static constexpr bool read_only_launch() {
     return F >= 0 && (F & kReadOnlyLaunch) != 0;
+  }
+  template <int F>
+  WC_HD static constexpr bool insert_only_launch() {
+    return F >= 0 && (F & kInsertOnlyLaunch) != 0;
   }
   template <int F>
   WC_HD WC_FORCE_INLINE slab_hash_mode mode_of() const {
@@ -189,6 +197,14 @@ struct slab_hash {
     if constexpr (read_only_launch<F>()) {
       if (head >> 30 == kFindVerb) return search<F>(t, t.shfl(mine.key, src), bucket);
       if (t.lane() == 0) t.fail("slab_hash: a read-only launch holds only searches", nullptr);
+      return {core::op_status::failed};
+    }
+    if constexpr (insert_only_launch<F>()) {
+      if (head >> 30 == kInsertVerb) {
+        if (mode_of<F>() == slab_hash_mode::multimap) return insert<F>(t, mine.key, mine.value, bucket, src, alloc_state);
+        return insert<F>(t, t.shfl(mine.key, src), t.shfl(mine.value, src), bucket, src, alloc_state);
+      }
+      if (t.lane() == 0) t.fail("slab_hash: an insert-only launch holds only inserts", nullptr);
       return {core::op_status::failed};
     }
     switch (head >> 30) {
@@ -425,14 +441,16 @@ struct slab_hash {
 
 // The slab hash with its mode fixed at compile time and no planted bug
 // (the GPU's bulk benchmark): the same members, instantiated with F.
-// ReadOnly: a launch of searches only, with no writer beside it (see
-// slab_hash::kReadOnlyLaunch; the caller's promise).
-template <slab_hash_mode M, bool ReadOnly = false>
+// Launch: 0 (any operation), slab_hash::kReadOnlyLaunch (searches only,
+// with no writer beside the launch: the caller's promise) or
+// slab_hash::kInsertOnlyLaunch (inserts only).
+template <slab_hash_mode M, int Launch = 0>
 struct slab_hash_fixed {
   slab_hash table;
   using lane_op = slab_hash::lane_op;
   using lane_state = slab_hash::lane_state;
-  static constexpr int kFlags = static_cast<int>(M) | (ReadOnly ? slab_hash::kReadOnlyLaunch : 0);
+  static_assert(Launch == 0 || Launch == slab_hash::kReadOnlyLaunch || Launch == slab_hash::kInsertOnlyLaunch);
+  static constexpr int kFlags = static_cast<int>(M) | Launch;
   WC_HD lane_op prepare(OpKind kind, uint32_t key, uint32_t value) const { return table.prepare(kind, key, value); }
   template <class Team>
   WC_HD core::op_result serve(Team& t, const lane_op& mine, uint32_t src, lane_state& alloc_state) const {

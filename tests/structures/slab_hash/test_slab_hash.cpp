@@ -311,7 +311,7 @@ TEST(SlabHash, BulkDriverRecordedPerBatchAndPerOperationIsLinearizable) {
 }
 
 // A read-only launch (slab_hash::kReadOnlyLaunch: searches only, plain
-// loads, no multimap guard) after a build launch: every built key is found
+// loads, no multimap guard) after a build launch (kInsertOnlyLaunch): every built key is found
 // with its value, every other key absent. Both launches run the bulk driver
 // on the simulator, one after the other (the GPU's stream order).
 TEST(SlabHash, ReadOnlySearchLaunchAfterABuildFindsEveryKey) {
@@ -352,11 +352,11 @@ TEST(SlabHash, ReadOnlySearchLaunchAfterABuildFindsEveryKey) {
       search.kind = OpKind::Find;
       search.count = 2 * n;
       if (mode == slab_hash_mode::map) {
-        launch(structures::slab_hash_fixed<slab_hash_mode::map>{table}, build);
-        launch(structures::slab_hash_fixed<slab_hash_mode::map, true>{table}, search);
+        launch(structures::slab_hash_fixed<slab_hash_mode::map, slab_hash::kInsertOnlyLaunch>{table}, build);
+        launch(structures::slab_hash_fixed<slab_hash_mode::map, slab_hash::kReadOnlyLaunch>{table}, search);
       } else {
-        launch(structures::slab_hash_fixed<slab_hash_mode::multimap>{table}, build);
-        launch(structures::slab_hash_fixed<slab_hash_mode::multimap, true>{table}, search);
+        launch(structures::slab_hash_fixed<slab_hash_mode::multimap, slab_hash::kInsertOnlyLaunch>{table}, build);
+        launch(structures::slab_hash_fixed<slab_hash_mode::multimap, slab_hash::kReadOnlyLaunch>{table}, search);
       }
       for (uint32_t i = 0; i < 2 * n; ++i) ASSERT_EQ(out[i], i < n ? values[i] : core::kNoValue) << "seed " << seed << " op " << i;
     }
