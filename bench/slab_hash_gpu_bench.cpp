@@ -8,12 +8,12 @@
 // one table, one history) is checked, and the table's invariants after
 // the last table. Prints a markdown table, and one machine-readable line
 // a measurement for bench/slabhash_compare.sh:
-//   ROW impl=ours driver=D mode=M record=R per_lane=K [regs=free] [fixed=off] [block=N] beta=B buckets=N
+//   ROW impl=ours driver=D mode=M record=R per_lane=K [regs=free] [fixed=off] [kernels=shared] [block=N] beta=B buckets=N
 //       util=U phase=P mops=X ms=T
 //   CHECK impl=ours driver=D mode=M record=R per_lane=K [...] beta=B verdict=V ops=N check_s=S
 // Usage: slab_hash_gpu_bench [--quick] [--elements N] [--betas 0.2,0.5,...]
 //   [--drivers generic,bulk] [--modes map,multimap] [--records off,op,batch]
-//   [--per-lane K] [--block N] [--regs 32|free] [--fixed on|off] [--repeats R] [--warmup W] [--invariants on|off]
+//   [--per-lane K] [--block N] [--regs 32|free] [--fixed on|off] [--kernels phase|shared] [--repeats R] [--warmup W] [--invariants on|off]
 // Every combination of the lists runs (per-batch recording only with the
 // bulk driver). Defaults: the earlier table (generic driver, map, off and
 // per-operation recording, betas 0.2 to 4); --quick: 2^16 keys, every
@@ -55,7 +55,7 @@ std::vector<std::string> split(const std::string& s) {
   std::fprintf(stderr,
                "error: %s\nusage: slab_hash_gpu_bench [--quick] [--elements N] [--betas 0.2,0.5,...] [--drivers generic,bulk]\n"
                "  [--modes map,multimap] [--records off,op,batch] [--per-lane 1|2|4] [--block N] [--repeats R] [--warmup W]\n"
-               "  [--regs 32|free] [--fixed on|off] [--invariants on|off]\n",
+               "  [--regs 32|free] [--fixed on|off] [--kernels phase|shared] [--invariants on|off]\n",
                why);
   std::exit(2);
 }
@@ -74,7 +74,8 @@ int main(int argc, char** argv) {
   std::vector<structures::slab_hash_mode> modes{structures::slab_hash_mode::map};
   std::vector<gpu::SlabBenchRecord> records{gpu::SlabBenchRecord::off, gpu::SlabBenchRecord::per_op};
   uint32_t per_lane = 1, block = 128, repeats = 3, warmup = 1;
-  bool invariants = true, betas_given = false, repeats_given = false, bounded = true, fixed = true, lists_given = false;
+  bool invariants = true, betas_given = false, repeats_given = false, bounded = true, fixed = true, lists_given = false,
+       phase_kernels = true;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     auto value = [&]() -> std::string {
@@ -142,6 +143,10 @@ int main(int argc, char** argv) {
       const std::string v = value();
       if (v != "on" && v != "off") usage("--fixed takes on or off");
       fixed = v == "on";
+    } else if (a == "--kernels") {
+      const std::string v = value();
+      if (v != "phase" && v != "shared") usage("--kernels takes phase or shared");
+      phase_kernels = v == "phase";
     } else if (a == "--regs") {
       const std::string v = value();
       if (v != "32" && v != "free") usage("--regs takes 32 or free");
@@ -202,6 +207,7 @@ int main(int argc, char** argv) {
           spec.block = block;
           spec.bounded_registers = bounded;
           spec.fixed_mode = fixed;
+          spec.phase_kernels = phase_kernels;
           spec.invariants = invariants;
           const bool bulk = driver == gpu::SlabBenchDriver::bulk;
           const char* driver_name = bulk ? "bulk" : "generic";
@@ -211,6 +217,7 @@ int main(int argc, char** argv) {
           std::string variant;
           if (bulk && !bounded) variant += " regs=free";
           if (bulk && !fixed) variant += " fixed=off";
+          if (bulk && fixed && !phase_kernels) variant += " kernels=shared";
           if (bulk && block != 128) variant += " block=" + std::to_string(block);
           gpu::SlabHashBenchResult r;
           try {

@@ -48,6 +48,7 @@ join_outputs() {
         if (field(line, "regs") != "") cfg = cfg "/regs-" field(line, "regs")
         if (field(line, "fixed") != "") cfg = cfg "/fixed-" field(line, "fixed")
         if (field(line, "block") != "") cfg = cfg "/block-" field(line, "block")
+        if (field(line, "kernels") != "") cfg = cfg "/kernels-" field(line, "kernels")
         cfg = cfg "/" field(line, "record")
         add(cfg, field(line, "beta"), field(line, "phase"), field(line, "mops"), field(line, "ms"), field(line, "util"), field(line, "buckets"))
       } else if (line ~ /^CHECK impl=ours /) {
@@ -84,7 +85,7 @@ join_outputs() {
     sep = "|---|---|---|---|---|"
     for (i = 1; i <= ncfg; ++i) {
       if (cfgs[i] !~ /\/off$/) continue
-      if (cfgs[i] ~ /^(generic|bulk|base)\/(map|multimap)\/k1\/off$/) { off[++noff] = cfgs[i]; hdr = hdr " " cfgs[i] " M/s | ratio |"; sep = sep "---|---|" }
+      if (cfgs[i] ~ /^(generic|bulk|base)\/(map|multimap)\/k[12]\/off$/) { off[++noff] = cfgs[i]; hdr = hdr " " cfgs[i] " M/s | ratio |"; sep = sep "---|---|" }
       else variants[++nvar] = cfgs[i]
     }
     print "Recording off: M operations/s, ratio ours / public (searches: / its per-thread searchKey, and [/ its bulk])"
@@ -118,12 +119,13 @@ join_outputs() {
     # Table 1b: the other settings of the bulk driver, long form.
     if (nvar > 0) {
       print ""
-      print "The bulk driver'"'"'s other settings, recording off: M operations/s; ratio: to the public code (per-thread searchKey for searches); vs k1: to bulk/<mode>/k1/off"
+      print "The bulk driver'"'"'s other settings, recording off: M operations/s; ratio: to the public code (per-thread searchKey for searches); vs k1: to bulk/<mode>/k1/off (kernels-shared rows, round 1 with one kernel for every phase: to the same K with a kernel a phase)"
       print ""
       print "| configuration | beta | phase | M/s | ratio | vs k1 |"
       print "|---|---|---|---|---|---|"
       for (v = 1; v <= nvar; ++v) {
         cfg = variants[v]; ref = cfg; sub(/\/k[0-9]+\/.*$/, "/k1/off", ref)
+        if (cfg ~ /\/kernels-shared\//) { ref = cfg; sub(/\/kernels-shared/, "", ref) }  # round 1 against round 2, same K
         for (b = 1; b <= nbeta; ++b) for (p = 1; p <= nphase; ++p) {
           k = cfg SUBSEP betas[b] SUBSEP phases[p]
           if (!(k in M)) continue

@@ -14,7 +14,7 @@
 #     BASE_REV=none), and fills build/issue16-bundle/ (ignored: the run
 #     must carry it).
 # There (the device machine):
-#   bash tools/gpu_issue16.sh            # at most about 8.5 minutes on an H100
+#   bash tools/gpu_issue16.sh            # at most about 8 minutes on an H100
 #   ISSUE16_QUICK=1 bash tools/gpu_issue16.sh   # 2^16 keys: a smoke test
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -62,7 +62,7 @@ stamp() { echo "[$((SECONDS - start)) s] $*"; }
 # The joined tables, rewritten after every step: a run cut short still
 # leaves what it measured.
 write_md() {
-  cat "$out"/ours_off.txt "$out"/ours_variants.txt "$out"/ours_batch.txt "$out"/ours_op.txt 2>/dev/null > "$out/ours_all.txt"
+  cat "$out"/ours_off.txt "$out"/ours_batch.txt 2>/dev/null > "$out/ours_all.txt"
   {
     echo "# Issue 16: slab hash vs public SlabHash ($(sed -n 2p "$out/device.txt" 2>/dev/null))"
     echo
@@ -84,73 +84,62 @@ stamp "public SlabHash"
 timeout 120 "$bundle/slabhash_public_bench" --elements "$n" --betas "$betas" --repeats 5 > "$out/public.txt" 2>&1
 echo "exit $?" >> "$out/public.txt"; grep -E '^\||WRONG|error' "$out/public.txt"
 
-# Recording off: every driver and mode at every utilization.
-stamp "ours, recording off"
-timeout 150 "$ours" "${common[@]}" --betas "$betas" --drivers generic,bulk --modes map,multimap --records off \
-  --invariants off > "$out/ours_off.txt" 2>&1
-echo "exit $?" >> "$out/ours_off.txt"; grep -E '^\| (generic|bulk)|ERROR|exit' "$out/ours_off.txt"
-write_md
-
-# The bulk driver's variants, map and multimap, two utilizations.
-stamp "ours, bulk variants"
-: > "$out/ours_variants.txt"
-for v in "--per-lane 2" "--per-lane 4" "--regs free" "--fixed off" "--block 256"; do
-  # shellcheck disable=SC2086
-  timeout 60 "$ours" "${common[@]}" --betas 0.5,1.0 --drivers bulk --modes map,multimap --records off --invariants off $v \
-    >> "$out/ours_variants.txt" 2>&1
+# Round 2 (the slab hash at the public one's speed): a kernel a phase (the
+# default, rows with no tag): the searches as read-only launches
+# (slab_hash::kReadOnlyLaunch: search code only, plain L1-cacheable loads,
+# no multimap guard), the build as an insert-only one (kInsertOnlyLaunch);
+# beside round 1's one kernel for every phase (--kernels shared, rows
+# tagged kernels=shared), K = 1 and 2, map and multimap, recording off, every
+# utilization. Round 1's per-operation recording, free registers, K = 4 and
+# 256-thread blocks were measured then and are not run again.
+: > "$out/ours_off.txt"
+for k in 1 2; do
+  for kernels in phase shared; do
+    stamp "ours, bulk, K=$k, kernels $kernels, recording off"
+    timeout 100 "$ours" "${common[@]}" --betas "$betas" --drivers bulk --modes map,multimap --records off --invariants off \
+      --per-lane $k --kernels $kernels >> "$out/ours_off.txt" 2>&1
+    echo "exit $?" >> "$out/ours_off.txt"
+  done
 done
-grep -cE '^ROW' "$out/ours_variants.txt"
+grep -E '^\| bulk|ERROR|exit' "$out/ours_off.txt"
 write_md
 
-# Recording per warp batch, every utilization; each history checked and the
-# table's invariants checked after it.
+# Recording per warp batch (K = 2, a kernel a phase), two
+# utilizations; each history checked and the table's invariants after it.
 : > "$out/ours_batch.txt"
 for mode in map multimap; do
   stamp "ours, $mode recorded per warp batch"
-  timeout 150 "$ours" "${common[@]}" --betas "$betas" --drivers bulk --modes $mode --records batch --invariants on \
-    >> "$out/ours_batch.txt" 2>&1
+  timeout 100 "$ours" "${common[@]}" --betas 0.5,1.0 --drivers bulk --modes $mode --records off,batch --per-lane 2 \
+    --invariants on >> "$out/ours_batch.txt" 2>&1
   echo "exit $?" >> "$out/ours_batch.txt"
 done
 grep -E '^\| bulk|^CHECK|ERROR|exit' "$out/ours_batch.txt"
 write_md
 
-# Recording per operation (the earlier scheme) at one utilization, both drivers.
-if [ $((SECONDS - start)) -lt 400 ]; then
-  stamp "ours, recorded per operation"
-  timeout 90 "$ours" "${common[@]}" --betas 1.0 --drivers generic,bulk --modes map --records off,op --invariants off \
-    > "$out/ours_op.txt" 2>&1
-  echo "exit $?" >> "$out/ours_op.txt"; grep -E '^\| (generic|bulk)|^CHECK|ERROR|exit' "$out/ours_op.txt"
-fi
-
-# The earlier benchmark binary (before issue 16), as it was: recording off
-# and per operation, checked; at most 150 s (its rows come as they finish).
-left=$((470 - (SECONDS - start)))
-[ "$left" -gt 150 ] && left=150
-if [ -x "$bundle/slab_hash_gpu_bench_base" ] && [ "$left" -gt 60 ] && [ -z "${ISSUE16_QUICK:-}" ]; then
-  stamp "the earlier benchmark (base), up to $left s"
-  timeout "$left" "$bundle/slab_hash_gpu_bench_base" > "$out/base.txt" 2>&1
-  echo "exit $?" >> "$out/base.txt"; grep -E '^\| [0-9]' "$out/base.txt"
-  write_md
-fi
-
 # Nsight Compute, when the image has it: the present search of ours (bulk,
 # map) and of the public code (searchKey, then searchKeyBulk) at beta 1:
 # instructions, memory, occupancy and stall reasons. Divide
 # smsp__inst_executed by 2^22 for instructions an operation.
-if command -v ncu >/dev/null && [ $((SECONDS - start)) -lt 480 ] && [ -z "${ISSUE16_QUICK:-}" ]; then
+if command -v ncu >/dev/null && [ $((SECONDS - start)) -lt 400 ] && [ -z "${ISSUE16_QUICK:-}" ]; then
   stamp "Nsight Compute"
   sections=(--section SpeedOfLight --section Occupancy --section LaunchStats --section WarpStateStats --section InstructionStats
-    --section MemoryWorkloadAnalysis --metrics smsp__inst_executed.sum,lts__t_sectors_op_read.sum,lts__t_sectors_op_atom.sum,dram__bytes_read.sum)
-  timeout 40 ncu "${sections[@]}" -k regex:bulk_kernel --launch-skip 1 --launch-count 1 \
-    "$ours" --elements "$n" --betas 1.0 --drivers bulk --modes map --records off --repeats 1 --warmup 0 --invariants off \
-    > "$out/ncu_ours_search.txt" 2>&1
+    --section MemoryWorkloadAnalysis
+    --metrics smsp__inst_executed.sum,lts__t_sectors_op_read.sum,lts__t_sectors_op_write.sum,lts__t_sectors_op_atom.sum,lts__t_sectors_op_red.sum,lts__t_requests.sum,lts__t_sectors.sum,lts__t_sectors_srcunit_tex.sum,lts__t_sectors_srcunit_ltcfabric.sum,l1tex__t_sectors_pipe_lsu_mem_local_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_local_op_st.sum,l1tex__t_sector_hit_rate.pct,dram__bytes_read.sum)
+  # The present search (the second bulk launch: build, then search) of the
+  # read-only kernel (K = 1 and 2) and of round 1's (K = 1).
+  for v in "phase 1" "phase 2" "shared 1"; do
+    set -- $v
+    timeout 30 ncu "${sections[@]}" -k regex:bulk_kernel --launch-skip 1 --launch-count 1 \
+      "$ours" --elements "$n" --betas 1.0 --drivers bulk --modes map --records off --repeats 1 --warmup 0 --invariants off \
+      --kernels "$1" --per-lane "$2" > "$out/ncu_ours_search_$1_k$2.txt" 2>&1
+  done
   timeout 40 ncu "${sections[@]}" -k regex:search_table --launch-count 2 \
     "$bundle/slabhash_public_bench" --elements "$n" --betas 1.0 --repeats 1 > "$out/ncu_public_search.txt" 2>&1
-  grep -E "smsp__inst_executed.sum|Registers Per|Achieved Occupancy|Duration" "$out"/ncu_*.txt
+  grep -E "smsp__inst_executed.sum|lts__t_|l1tex__t_|L2 Cache Throughput|Registers Per|Achieved Occupancy|Duration" "$out"/ncu_*.txt
 fi
 
 # compute-sanitizer on the bulk driver's paths, small.
-if command -v compute-sanitizer >/dev/null && [ $((SECONDS - start)) -lt 520 ] && [ -z "${ISSUE16_QUICK:-}" ]; then
+if command -v compute-sanitizer >/dev/null && [ $((SECONDS - start)) -lt 440 ] && [ -z "${ISSUE16_QUICK:-}" ]; then
   stamp "compute-sanitizer memcheck, bulk driver, 2^16 keys"
   timeout 45 compute-sanitizer --tool memcheck --error-exitcode 9 "$ours" --quick --drivers bulk --modes map,multimap \
     --records off,batch --warmup 0 > "$out/memcheck_bulk.txt" 2>&1

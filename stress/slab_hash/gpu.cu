@@ -105,7 +105,21 @@ float launch_bulk_s(bool bounded, uint32_t per_lane, const S& s, const bulk_laun
 
 // fixed: the mode fixed at compile time (structures::slab_hash_fixed), when
 // no bug is planted; otherwise read from the table's fields.
-float launch_bulk(bool fixed, bool bounded, uint32_t per_lane, const slab_hash& s, const bulk_launch& l) {
+// launch: slab_hash::kReadOnlyLaunch (the launch holds only searches and
+// nothing writes the table beside it: a search phase, stream-ordered after
+// the launches before it), slab_hash::kInsertOnlyLaunch (the build) or 0.
+template <int Launch>
+float launch_bulk_l(bool bounded, uint32_t per_lane, const slab_hash& s, const bulk_launch& l) {
+  using structures::slab_hash_fixed;
+  using structures::slab_hash_mode;
+  if (s.mode == slab_hash_mode::map) return launch_bulk_s(bounded, per_lane, slab_hash_fixed<slab_hash_mode::map, Launch>{s}, l);
+  return launch_bulk_s(bounded, per_lane, slab_hash_fixed<slab_hash_mode::multimap, Launch>{s}, l);
+}
+float launch_bulk(bool fixed, int launch, bool bounded, uint32_t per_lane, const slab_hash& s, const bulk_launch& l) {
+  if (fixed && s.mutant == structures::slab_hash_mutant::none) {
+    if (launch == slab_hash::kReadOnlyLaunch) return launch_bulk_l<slab_hash::kReadOnlyLaunch>(bounded, per_lane, s, l);
+    if (launch == slab_hash::kInsertOnlyLaunch) return launch_bulk_l<slab_hash::kInsertOnlyLaunch>(bounded, per_lane, s, l);
+  }
   if (fixed && s.mutant == structures::slab_hash_mutant::none) {
     if (s.mode == structures::slab_hash_mode::map)
       return launch_bulk_s(bounded, per_lane, structures::slab_hash_fixed<structures::slab_hash_mode::map>{s}, l);
@@ -222,7 +236,11 @@ SlabHashBenchResult run_slab_hash_bench(const SlabHashBenchSpec& spec) {
           b.stamps = stamps->p + size_t(2) * c.teams * phase;
           b.results = results->p + size_t(n) * phase;
         }
-        t = launch_bulk(spec.fixed_mode, spec.bounded_registers, per_lane, view,
+        const int launch = !spec.phase_kernels ? 0
+                           : phase == 1 || phase == 2 ? slab_hash::kReadOnlyLaunch
+                           : phase == 0              ? slab_hash::kInsertOnlyLaunch
+                                                     : 0;
+        t = launch_bulk(spec.fixed_mode, launch, spec.bounded_registers, per_lane, view,
                         {in, out.p, log ? &log->view : nullptr, stamps ? &b : nullptr, ctx, spec.block});
         if (phase == 1 || phase == 2) {
           count_wrong<<<fill_blocks, 256>>>(out.p, n, phase == 1, wrong.p);

@@ -47,6 +47,7 @@ struct SlabHashBenchSpec {
   uint32_t block = 128;   // bulk: threads a block (up to 256)
   bool bounded_registers = true;  // bulk: at most 32 registers a thread (full occupancy), else the compiler's choice
   bool fixed_mode = true;         // bulk: the mode fixed at compile time (structures::slab_hash_fixed)
+  bool phase_kernels = true;      // bulk, fixed mode: a kernel a phase (searches: slab_hash::kReadOnlyLaunch, build: kInsertOnlyLaunch)
   bool invariants = true;  // check the quiescent invariants after the last table
 };
 struct SlabHashBenchResult {

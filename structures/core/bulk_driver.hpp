@@ -49,6 +49,18 @@ concept BulkWarpStructure =
       { s.serve(t, op, src, state) } -> std::same_as<op_result>;
     };
 
+// The launch's input arrays are not written while it runs (the caller's,
+// filled before the launch): on the GPU they are read through the
+// read-only data path (__ldg, LDG.CONSTANT).
+template <class T>
+WC_HD WC_FORCE_INLINE T read_input(const T* p) {
+#if defined(__CUDA_ARCH__)
+  return __ldg(p);
+#else
+  return *p;
+#endif
+}
+
 // Returns false when an operation gave up or failed (the back-end has the
 // fault): the rest are not run; what was not finished stays pending.
 template <uint32_t K, class Team, class Structure>
@@ -62,7 +74,8 @@ WC_HD bool run_team_bulk(Team& t, const Structure& s, const bulk_input& in, uint
   for (uint32_t r = 0; r < K; ++r) {
     const uint64_t i = first + 32 * r + lane;
     if (i >= in.count) continue;
-    ops[r] = s.prepare(in.kinds ? static_cast<OpKind>(in.kinds[i]) : in.kind, in.keys[i], in.values ? in.values[i] : 0u);
+    ops[r] = s.prepare(in.kinds ? static_cast<OpKind>(read_input(in.kinds + i)) : in.kind, read_input(in.keys + i),
+                       in.values ? read_input(in.values + i) : 0u);
     have |= 1u << r;
   }
   if (batch) {
@@ -74,24 +87,27 @@ WC_HD bool run_team_bulk(Team& t, const Structure& s, const bulk_input& in, uint
   }
   // Round r serves ops[0] of every lane, then the queue moves up one: the
   // operation served is always a register, never an indexed array.
+  // Bit 0 of `have` is this round's operation while it waits; the index is
+  // recomputed where it is needed, not held across serve() (fewer live
+  // registers there: no spill under the 32-register bound).
 #if defined(__CUDA_ARCH__)
 #pragma unroll 1
 #endif
   for (uint32_t r = 0; r < K; ++r) {
-    const uint64_t i = first + 32 * r + lane;
-    bool todo = have & 1u;
     ResultKind kind = ResultKind::None;
     uint32_t value = 0;
     for (;;) {
-      const uint32_t waiting = t.ballot(todo);
+      const uint32_t waiting = t.ballot(have & 1u);
       if (!waiting) break;
       const uint32_t src = static_cast<uint32_t>(lowest_lane(waiting));
       uint32_t slot = history_log::kNoSlot;
       if (log && lane == src) {
+        const uint64_t i = first + 32 * r + lane;
         const OpKind kind = in.kinds ? static_cast<OpKind>(in.kinds[i]) : in.kind;
         slot = log->begin(t, team, kind, in.keys[i], in.values ? in.values[i] : 0u, 0, 32 * r + lane);
       }
       if constexpr (Team::kShadow) {  // the simulator's reports name the operation
+        const uint64_t i = first + 32 * r + lane;
         const uint32_t kind = t.shfl(in.kinds ? uint32_t(in.kinds[i < in.count ? i : 0]) : uint32_t(in.kind), src);
         t.note_operation(static_cast<OpKind>(kind), t.shfl(i < in.count ? in.keys[i] : 0u, src));
       }
@@ -99,13 +115,14 @@ WC_HD bool run_team_bulk(Team& t, const Structure& s, const bulk_input& in, uint
       const op_result res = s.serve(t, ops[0], src, state);
       if (res.status != op_status::done) return false;
       if (lane == src) {
-        todo = false;
+        have &= ~1u;
         kind = res.kind;
         value = static_cast<uint32_t>(res.value);
         if (log) log->end(t, team, slot, res.kind, res.value);
       }
     }
-    if (have & 1u) {
+    const uint64_t i = first + 32 * r + lane;
+    if (i < in.count) {  // this lane had a round-r operation
       if (out) out[i] = kind == ResultKind::Value || kind == ResultKind::Bool ? value : kNoValue;
       if (batch) batch->results[i] = batch_log::result_word(kind, value);
     }

@@ -113,10 +113,37 @@ struct slab_hash {
   // from the fields above (every run but the GPU's bulk benchmark); a mode
   // (0 map, 1 multimap) fixes it at compile time with no planted bug, so
   // that the hot path tests neither (slab_hash_fixed below).
+  //
+  // F >= 0 is a bit set: bit 0 the mode, bit 1 (kReadOnlyLaunch) a launch
+  // of searches only, run while nothing else writes the table (the bulk
+  // benchmark's search phases). Such a launch has no data race on the
+  // table: every write to it was made by kernels stream-ordered before the
+  // launch (their writes are visible to it: CUDA's launch-boundary
+  // guarantee), and no operation of the launch writes. So (PTX memory
+  // model: a load that races with no write reads the last write in
+  // causality order) plain weak loads return the same words the relaxed
+  // GPU-scope ones would, and may be served by L1 (LDG, as the public
+  // SlabHash's searches read); and the multimap guard, which protects an
+  // absent answer from a concurrent delete, has nothing to guard against.
+  // serve() then handles SEARCH only (anything else is a fault), so the
+  // kernel holds no insert or delete code (no register pressure from it).
+  //
+  // Bit 2 (kInsertOnlyLaunch): a launch of inserts only (a build). Nothing
+  // changes in how the table is accessed; serve() just holds no search or
+  // delete code (fewer registers, no spill under the 32-register bound).
+  static constexpr int kReadOnlyLaunch = 2, kInsertOnlyLaunch = 4;
+  template <int F>
+  WC_HD static constexpr bool read_only_launch() {
+    return F >= 0 && (F & kReadOnlyLaunch) != 0;
+  }
+  template <int F>
+  WC_HD static constexpr bool insert_only_launch() {
+    return F >= 0 && (F & kInsertOnlyLaunch) != 0;
+  }
   template <int F>
   WC_HD WC_FORCE_INLINE slab_hash_mode mode_of() const {
     if constexpr (F < 0) return mode;
-    else return static_cast<slab_hash_mode>(F);
+    else return static_cast<slab_hash_mode>(F & 1);
   }
   template <int F>
   WC_HD WC_FORCE_INLINE slab_hash_mutant mutant_of() const {
@@ -167,6 +194,19 @@ struct slab_hash {
   WC_HD core::op_result serve(Team& t, const lane_op& mine, uint32_t src, lane_state& alloc_state) const {
     const uint32_t head = t.shfl(mine.head, src);
     const uint32_t bucket = head & kMaxBuckets;
+    if constexpr (read_only_launch<F>()) {
+      if (head >> 30 == kFindVerb) return search<F>(t, t.shfl(mine.key, src), bucket);
+      if (t.lane() == 0) t.fail("slab_hash: a read-only launch holds only searches", nullptr);
+      return {core::op_status::failed};
+    }
+    if constexpr (insert_only_launch<F>()) {
+      if (head >> 30 == kInsertVerb) {
+        if (mode_of<F>() == slab_hash_mode::multimap) return insert<F>(t, mine.key, mine.value, bucket, src, alloc_state);
+        return insert<F>(t, t.shfl(mine.key, src), t.shfl(mine.value, src), bucket, src, alloc_state);
+      }
+      if (t.lane() == 0) t.fail("slab_hash: an insert-only launch holds only inserts", nullptr);
+      return {core::op_status::failed};
+    }
     switch (head >> 30) {
       case kFindVerb: return search<F>(t, t.shfl(mine.key, src), bucket);
       case kEraseVerb: return erase<F>(t, t.shfl(mine.key, src), bucket);
@@ -190,9 +230,12 @@ struct slab_hash {
 
   // Lane i's 64-bit word of the slab: the pair at words 2*(i/2) (one
   // coalesced 128-byte read by the warp).
-  template <class Team>
+  // In a read-only launch (see kReadOnlyLaunch) a plain load: no write
+  // races with it.
+  template <int F = -1, class Team>
   WC_HD static uint64_t read_slab(Team& t, uint32_t* words) {
-    return t.load(pair_at(words, t.lane() & ~1u), core::order::relaxed, core::scope::gpu);
+    return t.load(pair_at(words, t.lane() & ~1u), read_only_launch<F>() ? core::order::weak : core::order::relaxed,
+                  core::scope::gpu);
   }
   WC_HD static uint64_t* pair_at(uint32_t* words, uint32_t lane) { return reinterpret_cast<uint64_t*>(words + lane); }
 
@@ -215,7 +258,7 @@ struct slab_hash {
   // The guard as seen before a slab read (every lane loads it), or 0 in map mode.
   template <int F, class Team>
   WC_HD uint32_t guard_before(Team& t, const uint32_t* words) const {
-    return mode_of<F>() == slab_hash_mode::multimap ? t.load(&words[kGuardLane], core::order::acquire, core::scope::gpu) : 0u;
+    return mode_of<F>() == slab_hash_mode::multimap && !read_only_launch<F>() ? t.load(&words[kGuardLane], core::order::acquire, core::scope::gpu) : 0u;
   }
   // True when the slab read between guard_before and now was a snapshot:
   // every lane saw one quiet guard word before its load and the same after
@@ -229,7 +272,8 @@ struct slab_hash {
   }
   template <int F>
   WC_HD bool absent_needs_snapshot() const {
-    return mode_of<F>() == slab_hash_mode::multimap && mutant_of<F>() != slab_hash_mutant::unguarded_absent;
+    return mode_of<F>() == slab_hash_mode::multimap && mutant_of<F>() != slab_hash_mutant::unguarded_absent &&
+           !read_only_launch<F>();  // no delete runs beside a read-only launch
   }
 
   // Follows a link, counting hops: a list longer than the allocator has
@@ -250,7 +294,7 @@ struct slab_hash {
     uint32_t hops = 0;
     for (;;) {
       const uint32_t guard = guard_before<F>(t, words);
-      const uint64_t mine = read_slab(t, words);
+      const uint64_t mine = read_slab<F>(t, words);
       // Fix: compare each lane's word with the source lane's key (the
       // broadcast `key`), not with each lane's own pending key. (Both
       // lanes of a pair compare its key; the mask keeps the even ones.)
@@ -397,15 +441,20 @@ struct slab_hash {
 
 // The slab hash with its mode fixed at compile time and no planted bug
 // (the GPU's bulk benchmark): the same members, instantiated with F.
-template <slab_hash_mode M>
+// Launch: 0 (any operation), slab_hash::kReadOnlyLaunch (searches only,
+// with no writer beside the launch: the caller's promise) or
+// slab_hash::kInsertOnlyLaunch (inserts only).
+template <slab_hash_mode M, int Launch = 0>
 struct slab_hash_fixed {
   slab_hash table;
   using lane_op = slab_hash::lane_op;
   using lane_state = slab_hash::lane_state;
+  static_assert(Launch == 0 || Launch == slab_hash::kReadOnlyLaunch || Launch == slab_hash::kInsertOnlyLaunch);
+  static constexpr int kFlags = static_cast<int>(M) | Launch;
   WC_HD lane_op prepare(OpKind kind, uint32_t key, uint32_t value) const { return table.prepare(kind, key, value); }
   template <class Team>
   WC_HD core::op_result serve(Team& t, const lane_op& mine, uint32_t src, lane_state& alloc_state) const {
-    return table.template serve<static_cast<int>(M)>(t, mine, src, alloc_state);
+    return table.template serve<kFlags>(t, mine, src, alloc_state);
   }
 };
 

@@ -2,6 +2,7 @@
 // seeds and workloads, SlabAlloc exhaustion, the quiescent invariants, and
 // a directed race that the paper's multimap absent answer loses. (Every
 // planted bug is caught by its declared oracle in tests/stress/test_catalogue.cpp.)
+#include <memory>
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -305,6 +306,59 @@ TEST(SlabHash, BulkDriverRecordedPerBatchAndPerOperationIsLinearizable) {
         run_bulk_in_simulator(table, memory, c, seed, record, per_lane, mode == slab_hash_mode::map ? "map" : "multimap");
       }
       ASSERT_TRUE(check_slab_hash_invariants(table).empty()) << check_slab_hash_invariants(table)[0];
+    }
+  }
+}
+
+// A read-only launch (slab_hash::kReadOnlyLaunch: searches only, plain
+// loads, no multimap guard) after a build launch (kInsertOnlyLaunch): every built key is found
+// with its value, every other key absent. Both launches run the bulk driver
+// on the simulator, one after the other (the GPU's stream order).
+TEST(SlabHash, ReadOnlySearchLaunchAfterABuildFindsEveryKey) {
+  for (slab_hash_mode mode : {slab_hash_mode::map, slab_hash_mode::multimap}) {
+    SlabHashConfig c = small_table(mode);
+    for (uint64_t seed = 1; seed <= 4; ++seed) {
+      const HostMemory memory(slab_hash_layout(c));
+      const slab_hash table = slab_hash_view(c, seed, memory.pointers());
+      const uint32_t n = 96;
+      std::vector<uint32_t> keys(2 * n), values(2 * n), out(2 * n, 0);
+      for (uint32_t i = 0; i < 2 * n; ++i) keys[i] = i * 7919u + uint32_t(seed), values[i] = i + 1000;
+      // The slabs' shadow states (allocated or not) carry over from one
+      // launch's simulator to the next, as the memory does.
+      std::unique_ptr<sim::Simulator> before;
+      auto launch = [&](const auto& s, const core::bulk_input& in) {
+        const uint32_t teams = static_cast<uint32_t>((in.count + 63) / 64);
+        auto simulator = std::make_unique<sim::Simulator>(sim_for(teams, seed, seed % 2 ? sim::SchedulerKind::Pct : sim::SchedulerKind::Random));
+        memory.add_shadow_pools(simulator->shadow());
+        if (before)
+          for (size_t a = 0; a < memory.layout().size(); ++a)
+            for (size_t u = 0; u < memory.layout()[a].units; ++u) {
+              const void* unit = static_cast<const char*>(memory.bytes(a)) + u * memory.layout()[a].unit_bytes;
+              if (const auto st = before->shadow().state_of(unit)) simulator->shadow().mark(unit, *st);
+            }
+        const sim::RunReport r = simulator->run([&](sim::sim_team& t) {
+          core::run_team_bulk<2>(t, s, in, uint64_t(t.team_id()) * 64, out.data(), nullptr, nullptr);
+        });
+        ASSERT_TRUE(r.ok()) << "seed " << seed << ": " << r.message;
+        before = std::move(simulator);
+      };
+      core::bulk_input build;
+      build.keys = keys.data();
+      build.values = values.data();
+      build.kind = slab_hash_op_kinds(mode).insert;
+      build.count = n;
+      core::bulk_input search;
+      search.keys = keys.data();
+      search.kind = OpKind::Find;
+      search.count = 2 * n;
+      if (mode == slab_hash_mode::map) {
+        launch(structures::slab_hash_fixed<slab_hash_mode::map, slab_hash::kInsertOnlyLaunch>{table}, build);
+        launch(structures::slab_hash_fixed<slab_hash_mode::map, slab_hash::kReadOnlyLaunch>{table}, search);
+      } else {
+        launch(structures::slab_hash_fixed<slab_hash_mode::multimap, slab_hash::kInsertOnlyLaunch>{table}, build);
+        launch(structures::slab_hash_fixed<slab_hash_mode::multimap, slab_hash::kReadOnlyLaunch>{table}, search);
+      }
+      for (uint32_t i = 0; i < 2 * n; ++i) ASSERT_EQ(out[i], i < n ? values[i] : core::kNoValue) << "seed " << seed << " op " << i;
     }
   }
 }
