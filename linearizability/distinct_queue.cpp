@@ -71,7 +71,7 @@ struct Empty {  // a dequeue that returned null
   uint64_t t = 0;  // its point
 };
 
-class QueueDecision {
+class QueueDecision : detail::DistinctValueDecision {
  public:
   explicit QueueDecision(const History& h) : h_(h) {}
 
@@ -84,8 +84,6 @@ class QueueDecision {
   }
 
  private:
-  using Outcome = DistinctValueCheck::Outcome;
-
   std::string describe(uint32_t op) const { return describe_operation(h_, h_.ops[op]); }
 
   // Pairs values with their operations; false when it is decided already.
@@ -365,18 +363,6 @@ class QueueDecision {
     }
   }
 
-  bool not_applicable(std::string why) {
-    result_.outcome = Outcome::NotApplicable;
-    result_.detail = std::move(why);
-    return false;
-  }
-
-  bool undecided(std::string why) {
-    result_.outcome = Outcome::Undecided;
-    result_.detail = std::move(why);
-    return false;
-  }
-
   // The projection onto `slots` (their operations) plus `ops`, and the
   // earliest pending dequeues, one per value no completed dequeue
   // returned. A finding that rests on such a value rests on the matching
@@ -408,7 +394,6 @@ class QueueDecision {
   std::vector<uint32_t> fifo_;              // dequeued values in FIFO order
   std::vector<uint32_t> gap_end_;           // per gap: FIFO positions before its closing null dequeue
   std::vector<uint8_t> placed_;             // per value: ordered in its gap
-  DistinctValueCheck result_;
 };
 
 }  // namespace

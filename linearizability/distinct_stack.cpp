@@ -95,7 +95,7 @@ struct Placed {  // an operation of the order built, and its point
   bool is_push;
 };
 
-class StackDecision {
+class StackDecision : detail::DistinctValueDecision {
  public:
   explicit StackDecision(const History& h) : h_(h) {}
 
@@ -112,8 +112,6 @@ class StackDecision {
   }
 
  private:
-  using Outcome = DistinctValueCheck::Outcome;
-
   std::string describe(uint32_t op) const { return describe_operation(h_, h_.ops[op]); }
   std::string value_name(uint32_t slot) const { return std::to_string(values_[slot].value); }
 
@@ -466,18 +464,6 @@ class StackDecision {
     }
   }
 
-  bool not_applicable(std::string why) {
-    result_.outcome = Outcome::NotApplicable;
-    result_.detail = std::move(why);
-    return false;
-  }
-
-  bool undecided(std::string why) {
-    result_.outcome = Outcome::Undecided;
-    result_.detail = std::move(why);
-    return false;
-  }
-
   // The projection onto `slots` (their operations) plus `ops`. A finding
   // that involves a value no completed pop returned may be explained by
   // another choice of pending pops: Undecided, and the evidence keeps the
@@ -507,7 +493,6 @@ class StackDecision {
   }
 
   const History& h_;
-  DistinctValueCheck result_;
   std::vector<Value> values_;
   std::vector<uint32_t> pending_pops_;
   std::vector<NullPop> null_pops_;

@@ -21,4 +21,29 @@ struct DistinctValueCheck {
   std::vector<uint32_t> evidence;
 };
 
+namespace detail {
+
+// What the procedures' classes share: the answer being built, and the two
+// ways to stop without a finding. Each returns false: "stop here".
+class DistinctValueDecision {
+ protected:
+  using Outcome = DistinctValueCheck::Outcome;
+
+  bool not_applicable(std::string why) {
+    result_.outcome = Outcome::NotApplicable;
+    result_.detail = std::move(why);
+    return false;
+  }
+
+  bool undecided(std::string why) {
+    result_.outcome = Outcome::Undecided;
+    result_.detail = std::move(why);
+    return false;
+  }
+
+  DistinctValueCheck result_;
+};
+
+}  // namespace detail
+
 }  // namespace warpcheck
