@@ -38,12 +38,19 @@ sim::SimConfig simulator_config(const Target& t, Options& o, const Ops& probe_wo
   sim::SimConfig s;
   s.teams = t.shape.teams;
   s.lanes = t.sim_lanes;
-  s.scheduler = o.text("scheduler") == "pct" ? sim::SchedulerKind::Pct : sim::SchedulerKind::Random;
+  const std::string& scheduler = o.text("scheduler");
+  s.scheduler = scheduler == "pct"        ? sim::SchedulerKind::Pct
+                : scheduler == "targeted" ? sim::SchedulerKind::Targeted
+                                          : sim::SchedulerKind::Random;
   s.pct_depth = uint32_t(o.integer("pct-depth"));
   s.spin_bound = o.integer("spin-bound");
   s.delay_probability = o.real("delays");
   s.delay_steps = o.integer("delay-steps");
   s.delay_after_loads = o.flag("delay-loads");
+  s.preempt_reads = o.real("preempt-reads");
+  s.preempt_handoffs = o.real("preempt-handoffs");
+  s.preempt_writes = uint32_t(o.integer("preempt-writes"));
+  s.preempt_steps = o.integer("preempt-steps");
   s.memory_model = o.text("memory-model") == "relaxed" ? sim::MemoryModel::relaxed : sim::MemoryModel::sc;
   s.stale_chance = o.real("stale-reads");
   s.visibility_steps = o.integer("visibility-steps");

@@ -60,7 +60,9 @@ OptionTable run_options() {
                                "(default: the GPU when there is one)", Defaults{}, {"sim", "threads", "gpu"}),
       session_option(integer_option("seeds", "runs, one seed each", "100", 1, uint64_t(1) << 40)),
       session_option(integer_option("seed", "the first seed", "1", 0, UINT64_MAX)),
-      only_on(sim, choice_option("scheduler", "the simulator's schedule: uniform random or PCT", "random", {"random", "pct"})),
+      only_on(sim, choice_option("scheduler", "the simulator's schedule: uniform random, PCT, or targeted (random, and a team "
+                                              "preempted inside its read of one object until writes tear it, or at a lock "
+                                              "hand-off: --preempt-*)", "random", {"random", "pct", "targeted"})),
       only_on(sim, integer_option("pct-depth", "PCT's bug depth d (d - 1 priority change points)", "3", 1, 64)),
       only_on(sim, integer_option("pct-steps", "PCT's step estimate k (default: one run's steps, measured)", Defaults{}, 1,
                                   uint64_t(1) << 40)),
@@ -69,6 +71,16 @@ OptionTable run_options() {
       only_on(sim, integer_option("delay-steps", "how many steps a delayed team sits out", "2000", 1, uint64_t(1) << 32)),
       only_on(sim, flag_option("delay-loads", "--delays also after a lane's load: a team's read of a slab, chunk or node, "
                                               "one load a lane, is torn by the writes of teams that run meanwhile")),
+      only_on(sim, real_option("preempt-reads", "targeted: the chance that a team about to load another word of the object "
+                                                "(slab, chunk, node, else 128-byte line) its last load read sits out there until "
+                                                "other teams tear that read", "0.1", 0, 1)),
+      only_on(sim, real_option("preempt-handoffs", "targeted: the chance that a team sits out right after releasing a lock, "
+                                                   "until other teams write the lock's object", "0.25", 0, 1)),
+      only_on(sim, integer_option("preempt-writes", "targeted: a preempted team waits for 1 to this many tearing writes (at a "
+                                                    "hand-off: writes), drawn; lanes about to write the object go first", "1", 1,
+                                  1u << 20)),
+      only_on(sim, integer_option("preempt-steps", "targeted: the most steps a preempted team sits out", "2000", 1,
+                                  uint64_t(1) << 32)),
       only_on(sim, choice_option("memory-model", "sc: every load sees the newest store; relaxed: what PTX allows "
                                                  "(docs/relaxed-memory.md)", "sc", {"sc", "relaxed"})),
       only_on(sim, real_option("stale-reads", "relaxed memory: the chance that a load that may see an older store does", "0.5", 0, 1)),

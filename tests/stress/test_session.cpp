@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <map>
 #include <sstream>
 
 #include "linearizability/formats.hpp"
@@ -48,6 +49,30 @@ TEST(StressSession, AnUnshrunkFailureReplaysFromItsHistoryToo) {
   std::ostringstream again;
   EXPECT_EQ(run_stress_request(request_from_history(registry(), (dir / "history.bin").string(), {}, {"quiet"}), again, err), 1);
   EXPECT_NE(again.str().find("reproduced bit for bit"), std::string::npos) << again.str();
+  std::filesystem::remove_all(dir);
+}
+
+// The targeted scheduler's preemptions are drawn from the seed and live in
+// the schedule's picks: its failure comes back bit for bit from the seed
+// and, with preemptions off as in every replay, from the printed schedule.
+TEST(StressSession, ATargetedScheduleFailureReplaysFromItsSeedAndItsSchedule) {
+  const auto dir = fresh_dir("targeted");
+  const Structure& s = *registry().find("slabhash");
+  StressRequest r = request_from_flags(s, Backend::Sim,
+                                       "--mode multimap --mutant unguarded_absent --scheduler targeted --keys 1 --teams 3 "
+                                       "--ops-per-lane 8 --mix insert=45,erase=45,contains=10 --seeds 200 --quiet --no-shrink --out " +
+                                           dir.string());
+  std::ostringstream out, err;
+  ASSERT_EQ(run_stress_request(r, out, err), 1) << out.str();
+  ASSERT_TRUE(std::filesystem::exists(dir / "schedule.txt")) << out.str();
+  const std::string history = (dir / "history.bin").string();
+  for (const std::map<std::string, std::string>& replay :
+       {std::map<std::string, std::string>{}, {{"schedule", "@" + (dir / "schedule.txt").string()}}}) {
+    std::ostringstream again;
+    EXPECT_EQ(run_stress_request(request_from_history(registry(), history, replay, {"quiet"}), again, err), 1) << again.str();
+    EXPECT_NE(again.str().find("reproduced bit for bit"), std::string::npos)
+        << (replay.empty() ? "from the seed: " : "from the schedule: ") << again.str();
+  }
   std::filesystem::remove_all(dir);
 }
 

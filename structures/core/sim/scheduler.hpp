@@ -7,6 +7,9 @@
 //    run, for n threads and k steps. PCT's threads are teams here (see
 //    PctScheduler);
 //  - replay of a recorded schedule.
+// The targeted strategy picks as uniform random does; the simulator adds
+// its preemptions (SimConfig::preempt_reads), which need what it knows of
+// each lane's next access.
 // Lanes that spin yield: PCT drops them below everyone, so a high-priority
 // spinner cannot starve the lock holder it waits for.
 #pragma once

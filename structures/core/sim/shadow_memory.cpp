@@ -64,6 +64,11 @@ std::optional<uintptr_t> ShadowMemory::unit_base(const void* address) const {
   return a - (a - p->begin) % p->unit_bytes;
 }
 
+size_t ShadowMemory::unit_bytes(const void* address) const {
+  const Pool* p = find(reinterpret_cast<uintptr_t>(address));
+  return p ? p->unit_bytes : 0;
+}
+
 std::optional<ShadowViolation> ShadowMemory::check_slow(const void* address, core::access a) const {
   const auto addr = reinterpret_cast<uintptr_t>(address);
   const Pool* p = find(addr);

@@ -42,6 +42,8 @@ class ShadowMemory {
   std::optional<std::string> name_of(const void* address) const;
   // The first byte of the unit holding `address`, inside a pool.
   std::optional<uintptr_t> unit_base(const void* address) const;
+  // The bytes of the units of the pool holding `address` (0: outside every pool).
+  size_t unit_bytes(const void* address) const;
   // The violation an access would be, or nullopt.
   std::optional<ShadowViolation> check(const void* address, core::access a) const {
     if (pools_.empty()) return std::nullopt;

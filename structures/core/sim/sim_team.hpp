@@ -98,7 +98,7 @@ class sim_team {
   // ---- spinning, locks, shadow state ----
   bool spin(const void* waiting_on, uint64_t iteration) { return sim_->spin(gid_, waiting_on, iteration); }
   void lock_acquired(const void* lock) { sim_->lock_acquired(gid_, lock); }
-  void lock_released(const void* lock) { sim_->lock_released(lock); }
+  void lock_released(const void* lock) { sim_->lock_released(gid_, lock); }
   void shadow_pool(const void* base, size_t unit_bytes, size_t units, const char* name,
                    core::unit_state initial = core::unit_state::uninitialized) {
     sim_->shadow().add_pool(base, unit_bytes, units, name, initial);
@@ -140,7 +140,7 @@ class sim_team {
     sim_->access(gid_, core::access::rmw, p);
     const W old = *p;
     const W now = next(old);
-    if (now != old) sim_->changed_by_rmw(gid_, p);
+    if (now != old) sim_->changed_by_rmw(gid_, p, sizeof(W));
     sim_->read_modify_write(gid_, p, sizeof(W), bits_of(old), bits_of(now), o, s);
     *p = now;
     return old;

@@ -43,6 +43,9 @@ void validate(const SimConfig& c) {
   if (c.max_steps == 0 || c.spin_bound == 0) fail("max_steps and spin_bound must be at least 1");
   if (!(c.delay_probability >= 0 && c.delay_probability <= 1)) fail("the delay probability must be in [0, 1]");
   if (c.delay_probability > 0 && c.delay_steps == 0) fail("delays of at least 1 step");
+  if (!(c.preempt_reads >= 0 && c.preempt_reads <= 1) || !(c.preempt_handoffs >= 0 && c.preempt_handoffs <= 1))
+    fail("the preemption chances must be in [0, 1]");
+  if (c.preempt_writes == 0 || c.preempt_steps == 0) fail("preemptions of at least 1 write and 1 step");
   if (c.stack_bytes < 16384) fail("stacks of at least 16 KiB");
   if (!(c.stale_chance >= 0 && c.stale_chance <= 1)) fail("the stale-read chance must be in [0, 1]");
   if (c.visibility_steps == 0 || c.teams_per_block == 0) fail("visibility steps and teams per block must be at least 1");
@@ -124,6 +127,10 @@ struct Simulator::Lane {
   Collective at = Collective::Sync;           // its collective, when blocked at one
   uint64_t last_load_step = 0;                // when its last load took its value
   bool delayed = false;                       // runnable, but its team sits out a delay
+  // Targeted scheduling only: the object of its next access, and a lock it
+  // released whose releasing write is still to come.
+  uintptr_t object = 0;
+  const void* releasing = nullptr;
 };
 
 struct Simulator::Group {
@@ -172,6 +179,10 @@ Simulator::Simulator(SimConfig config) : config_(std::move(config)) {
   team_operation_.resize(config_.teams);
   delayed_until_.resize(config_.teams);
   delay_draws_ = config_.seed * 0x9e3779b97f4a7c15ull + 0xd1b54a32d192ed03ull;
+  preempt_rng_ = Rng(config_.seed * 0xbf58476d1ce4e5b9ull + 0x94d049bb133111ebull);
+  reading_.resize(config_.teams);
+  preempted_.resize(config_.teams);
+  if (config_.scheduler == SchedulerKind::Targeted) pending_writers_ = RunQueue(n);
   if (config_.memory_model == MemoryModel::relaxed)
     relaxed_ = std::make_unique<RelaxedMemory>(
         RelaxedConfig{config_.teams, config_.teams_per_block, config_.seed, config_.stale_chance, config_.visibility_steps});
@@ -192,7 +203,13 @@ void Simulator::maybe_delay(uint32_t lane) {
   const uint32_t team = lanes_[lane].team;
   if (delayed_until_[team] || engine_->replaying) return;
   if (double(detail::splitmix64(delay_draws_ += detail::kGoldenGamma) >> 11) * 0x1.0p-53 >= config_.delay_probability) return;
-  delayed_until_[team] = step_ + config_.delay_steps;
+  sit_out(team, config_.delay_steps);
+}
+
+// The team's lanes leave the run queue for `steps` steps (the running one
+// at its next scheduling point); lanes a collective releases meanwhile wait too.
+void Simulator::sit_out(uint32_t team, uint64_t steps) {
+  delayed_until_[team] = step_ + steps;
   ++delayed_teams_;
   for (uint32_t g = team * config_.lanes; g < (team + 1) * config_.lanes; ++g)
     if (engine_->runnable.contains(g)) {
@@ -209,6 +226,10 @@ void Simulator::wake_delayed(bool earliest_now) {
     if (!delayed_until_[t] || (delayed_until_[t] > step_ && !(earliest_now && t == earliest))) continue;
     delayed_until_[t] = 0;
     --delayed_teams_;
+    if (targeting_ && preempted_[t].object) {
+      preempted_[t] = {};
+      preempted_teams_.erase(std::find(preempted_teams_.begin(), preempted_teams_.end(), t));
+    }
     for (uint32_t g = t * config_.lanes; g < (t + 1) * config_.lanes; ++g)
       if (lanes_[g].delayed) {
         lanes_[g].delayed = false;
@@ -242,7 +263,12 @@ void Simulator::access(uint32_t lane, core::access a, const void* address) {
   l.waiting = a;
   l.on = address;
   if (address != l.spin_on) l.spin_on = nullptr;  // a spin loop's own re-reads keep it spinning
+  if (targeting_) {
+    l.object = address ? object_of(address) : 0;
+    if (a == core::access::load && address) before_load(lane, address);
+  }
   yield_to_scheduler();
+  if (targeting_ && (a == core::access::store || a == core::access::rmw)) reading_[l.team].clear();  // a new phase, not one read
   if (a == core::access::load) {
     l.last_load_step = step_;
     if (config_.delay_after_loads && config_.delay_probability > 0) maybe_delay(lane);
@@ -332,6 +358,7 @@ uint64_t Simulator::collective(uint32_t lane, Collective op, uint64_t value, uin
     }
   }
   g.arrived = 0;
+  if (targeting_) reading_[l.team].clear();  // the team's next loads are a read of their own
   const uint32_t base = l.team * size;
   for (uint32_t i = 0; i < size; ++i) {
     Lane& other = lanes_[base + i];
@@ -379,6 +406,8 @@ uint64_t Simulator::coalesced_load(uint32_t lane, const void* address, size_t by
 }
 
 uint64_t Simulator::read(uint32_t lane, const void* address, size_t bytes, core::order o, core::scope s) {
+  if (targeting_)
+    reading_[lanes_[lane].team].loaded(object_of(address), reinterpret_cast<uintptr_t>(address), static_cast<uint32_t>(bytes));
   if (relaxed_) return relaxed_->load(lanes_[lane].team, address, bytes, o, s, step_, lanes_[lane].last_load_step);
   uint64_t word = 0;
   std::memcpy(&word, address, bytes);
@@ -388,6 +417,7 @@ uint64_t Simulator::read(uint32_t lane, const void* address, size_t bytes, core:
 void Simulator::write(uint32_t lane, void* address, size_t bytes, uint64_t value, core::order o, core::scope s) {
   if (relaxed_) relaxed_->store(lanes_[lane].team, address, bytes, value, o, s, step_);
   std::memcpy(address, &value, bytes);
+  if (targeting_) wrote(lane, address, bytes);
 }
 
 void Simulator::read_modify_write(uint32_t lane, void* address, size_t bytes, uint64_t before, uint64_t after, core::order o,
@@ -399,7 +429,8 @@ void Simulator::fenced(uint32_t lane, core::order o, core::scope s) {
   if (relaxed_) relaxed_->fence(lanes_[lane].team, o, s);
 }
 
-void Simulator::changed_by_rmw(uint32_t lane, const void* address) {
+void Simulator::changed_by_rmw(uint32_t lane, const void* address, size_t bytes) {
+  if (targeting_) wrote(lane, address, bytes);
   if (auto v = shadow_.check(address, core::access::store)) {
     const Lane& l = lanes_[lane];
     std::ostringstream m;
@@ -448,13 +479,147 @@ void Simulator::fail(uint32_t lane, const char* what, const void* address) {
 }
 
 void Simulator::lock_acquired(uint32_t lane, const void* lock) {
-  lock_released(lock);
+  erase_owner(lock);
   lock_owner_.emplace_back(lock, lanes_[lane].team);
+  if (lanes_[lane].releasing == lock) lanes_[lane].releasing = nullptr;  // taken again before its releasing write
 }
 
-void Simulator::lock_released(const void* lock) {
+void Simulator::lock_released(uint32_t lane, const void* lock) {
+  erase_owner(lock);
+  if (!targeting_) return;
+  // Between the release and the next acquire: right after the releasing
+  // write. Structures record a release just before that write (a store) or
+  // just after it (a CAS, the lane's last access).
+  Lane& l = lanes_[lane];
+  if (l.on == lock && (l.waiting == core::access::store || l.waiting == core::access::rmw))
+    maybe_preempt(lane, object_of(lock), Until::writes, config_.preempt_handoffs);
+  else
+    l.releasing = lock;
+}
+
+void Simulator::erase_owner(const void* lock) {
   auto it = std::find_if(lock_owner_.begin(), lock_owner_.end(), [&](auto& e) { return e.first == lock; });
   if (it != lock_owner_.end()) lock_owner_.erase(it);
+}
+
+// ---- targeted preemptions ----
+
+uintptr_t Simulator::object_of(const void* address) const {
+  // A pool unit of two words or more is what a structure reads as one (a
+  // slab, a chunk, a node, a wide pair); elsewhere, the 128-byte line.
+  if (shadow_.unit_bytes(address) >= 16) return *shadow_.unit_base(address);
+  return reinterpret_cast<uintptr_t>(address) & ~uintptr_t(127);
+}
+
+bool Simulator::draw(double chance) { return double(preempt_rng_.next() >> 11) * 0x1.0p-53 < chance; }
+
+void Simulator::maybe_preempt(uint32_t lane, uintptr_t object, Until until, double chance) {
+  const uint32_t team = lanes_[lane].team;
+  // Once a team waits on writes that have begun (a write to a word its read
+  // took) or on a hand-off, it has the object to itself: the teams reading
+  // it are who may write it next.
+  const bool taken = std::any_of(preempted_teams_.begin(), preempted_teams_.end(),
+                                 [&](uint32_t t) { return preempted_[t].object == object && committed(t); });
+  if (delayed_until_[team] || taken || !draw(chance)) return;
+  preempted_[team] = {object, until, false, 1 + preempt_rng_.below(config_.preempt_writes)};
+  preempted_teams_.push_back(team);
+  ++preemptions_;
+  sit_out(team, config_.preempt_steps);
+}
+
+// A lane about to load another word of the object its team's last load
+// read: the team is inside one read of that object.
+void Simulator::before_load(uint32_t lane, const void* address) {
+  const Lane& l = lanes_[lane];
+  const ObjectRead& r = reading_[l.team];
+  if (r.object() == l.object && r.last() != reinterpret_cast<uintptr_t>(address))
+    maybe_preempt(lane, l.object, Until::torn, config_.preempt_reads);
+}
+
+void Simulator::wrote(uint32_t lane, const void* address, size_t bytes) {
+  Lane& l = lanes_[lane];
+  if (!preempted_teams_.empty()) {
+    const uintptr_t object = object_of(address);
+    for (uint32_t t : preempted_teams_) {
+      Preemption& p = preempted_[t];
+      if (p.object != object || t == l.team) continue;
+      bool counts = true;  // Until::writes: every write
+      if (p.until == Until::torn) {
+        // A write to a word the read has yet to take, after an earlier one to
+        // a word it took: the read is torn (once more).
+        const ObjectRead::Overlap o = reading_[t].overlap(reinterpret_cast<uintptr_t>(address), static_cast<uint32_t>(bytes));
+        counts = p.stale && o.unread;
+        p.stale |= o.read;
+      }
+      if (counts && p.writes_left && --p.writes_left == 0) delayed_until_[t] = step_;  // it runs again from the next step
+    }
+  }
+  if (l.releasing == address) {
+    l.releasing = nullptr;
+    maybe_preempt(lane, object_of(address), Until::writes, config_.preempt_handoffs);
+  }
+}
+
+void Simulator::track_pending_write(uint32_t lane) {
+  const Lane& l = lanes_[lane];
+  if (l.state == Lane::State::Runnable && (l.waiting == core::access::store || l.waiting == core::access::rmw))
+    pending_writers_.add(lane);
+  else
+    pending_writers_.remove(lane);
+}
+
+// While a team sits out inside its read of an object, a lane about to write
+// that object runs first: the read is torn by a write, not just by time.
+// A lane spinning on a lock that a team sitting out holds would only spin.
+uint32_t Simulator::conflicting_writer() {
+  if (preempted_teams_.empty() || pending_writers_.empty()) return UINT32_MAX;
+  choices_.clear();
+  for (size_t i = 0; i < pending_writers_.size(); ++i) {
+    const uint32_t w = pending_writers_[i];
+    const Lane& l = lanes_[w];
+    if (!engine_->runnable.contains(w)) continue;
+    const bool awaited = std::any_of(preempted_teams_.begin(), preempted_teams_.end(), [&](uint32_t t) {
+      return preempted_[t].object == l.object;
+    });
+    if (!awaited) continue;
+    if (l.spin_on && std::any_of(lock_owner_.begin(), lock_owner_.end(), [&](auto& e) {
+          return e.first == l.spin_on && preempted_[e.second].object;
+        }))
+      continue;
+    choices_.push_back(w);
+  }
+  return choices_.empty() ? UINT32_MAX : choices_[preempt_rng_.below(uint32_t(choices_.size()))];
+}
+
+// When only spinning lanes have run for a while (8 picks for each runnable
+// lane: a lane that is not spinning would have been picked by then, all but
+// surely), they wait on the teams sitting out, and no write will come: one
+// of those runs again.
+void Simulator::end_preemption_if_only_spinners(uint32_t picked) {
+  if (!lanes_[picked].spin_on) {
+    spinner_picks_ = 0;
+    return;
+  }
+  if (++spinner_picks_ <= 8 * engine_->runnable.size()) return;
+  spinner_picks_ = 0;
+  end_a_preemption();
+}
+
+bool Simulator::committed(uint32_t team) const {
+  const Preemption& p = preempted_[team];
+  return p.until == Until::writes || p.stale;
+}
+
+// Nothing else can go on: one preempted team runs again. One whose read no
+// write has touched yet first (drawn among them): it may be who writes the
+// object the others wait on; else the one preempted first.
+void Simulator::end_a_preemption() {
+  choices_.clear();
+  for (uint32_t t : preempted_teams_)
+    if (!committed(t)) choices_.push_back(t);
+  const uint32_t team = choices_.empty() ? preempted_teams_.front() : choices_[preempt_rng_.below(uint32_t(choices_.size()))];
+  delayed_until_[team] = step_;
+  wake_delayed(false);
 }
 
 std::string Simulator::describe(const void* address) const {
@@ -554,6 +719,7 @@ RunReport Simulator::run(const std::function<void(sim_team&)>& body) {
     e.scheduler = make_pct_scheduler(config_.seed, n, config_.lanes, config_.pct_depth, config_.pct_steps);
   } else {
     e.scheduler = make_random_scheduler(config_.seed);
+    targeting_ = config_.scheduler == SchedulerKind::Targeted;
   }
   e.fibers.reserve(n);
   for (uint32_t g = 0; g < n; ++g) {
@@ -587,6 +753,7 @@ RunReport Simulator::run(const std::function<void(sim_team&)>& body) {
     if (delayed_teams_) wake_delayed(false);
     // Nothing else to run: the earliest delay ends now (and the next, when
     // that team's lanes have all ended meanwhile).
+    if (e.runnable.empty() && !preempted_teams_.empty()) end_a_preemption();
     while (e.runnable.empty() && delayed_teams_) wake_delayed(true);
     if (e.runnable.empty()) {
       const bool all_done = std::all_of(lanes_.begin(), lanes_.end(), [](const Lane& l) { return l.state == Lane::State::Done; });
@@ -608,7 +775,9 @@ RunReport Simulator::run(const std::function<void(sim_team&)>& body) {
       report_.message = "the run reached its step limit of " + std::to_string(config_.max_steps);
       break;
     }
-    const uint32_t g = e.scheduler->pick(e.runnable, step_);
+    uint32_t g = targeting_ ? conflicting_writer() : UINT32_MAX;
+    if (g == UINT32_MAX) g = e.scheduler->pick(e.runnable, step_);
+    if (targeting_ && !preempted_teams_.empty() && g != UINT32_MAX) end_preemption_if_only_spinners(g);
     if (g == UINT32_MAX) {
       stopped_ = true;
       report_.outcome = Outcome::ReplayMismatch;
@@ -619,6 +788,7 @@ RunReport Simulator::run(const std::function<void(sim_team&)>& body) {
     ++step_;
     running_ = g;
     e.fibers[g] = std::move(e.fibers[g]).resume();
+    if (targeting_) track_pending_write(g);
   }
   report_.steps = step_;
   if (!report_.ok()) describe_blocked(report_);

@@ -25,13 +25,17 @@
 #include <vector>
 
 #include "structures/core/memory_order.hpp"
+#include "structures/core/sim/object_read.hpp"
 #include "structures/core/sim/relaxed_memory.hpp"
 #include "structures/core/sim/schedule.hpp"
+#include "structures/core/sim/scheduler.hpp"
 #include "structures/core/sim/shadow_memory.hpp"
 
 namespace warpcheck::sim {
 
-enum class SchedulerKind : uint8_t { Random, Pct };
+// Targeted: uniform random picks, plus targeted preemptions (see
+// SimConfig::preempt_reads).
+enum class SchedulerKind : uint8_t { Random, Pct, Targeted };
 enum class MemoryModel : uint8_t { sc, relaxed };
 
 struct SimConfig {
@@ -59,6 +63,25 @@ struct SimConfig {
   // Delays after a lane's plain load too: the team sits out between its
   // lanes' loads of one slab or chunk, so writers tear the team's read.
   bool delay_after_loads = false;
+  // Targeted preemptions (scheduler Targeted; docs/team-and-memory-layer.md),
+  // aimed where torn reads and lock hand-offs happen instead of spread
+  // over every step as delays are:
+  //  - inside a read: a lane about to load a word of an object (a pool unit
+  //    of 16 bytes or more, else its 128-byte line) whose team's last load,
+  //    with no collective or write of the team since, was another word of
+  //    it: with chance `preempt_reads` the team sits out until other teams'
+  //    writes tear the read (a write to a word it took, then one to a word
+  //    it has yet to take) 1 to `preempt_writes` times (drawn);
+  //  - at a hand-off: right after a team's releasing write of a lock, with
+  //    chance `preempt_handoffs`, until other teams wrote the lock's object
+  //    (its next owner's acquire first) 1 to `preempt_writes` times;
+  // or at most `preempt_steps` steps. Meanwhile lanes about to write that
+  // object run first. Drawn from the seed: runs replay; a replayed schedule
+  // already holds them.
+  double preempt_reads = 0.1;
+  double preempt_handoffs = 0.25;
+  uint32_t preempt_writes = 1;
+  uint64_t preempt_steps = 2000;
   // The memory model (see relaxed_memory.hpp): how often a load that may
   // see an older store does, after how many steps a store is seen by every
   // team once a newer one exists, and how many teams a block holds (cta
@@ -123,7 +146,7 @@ class Simulator {
   uint64_t collective(uint32_t lane, Collective op, uint64_t value, uint32_t src);
   bool spin(uint32_t lane, const void* waiting_on, uint64_t iteration);
   void lock_acquired(uint32_t lane, const void* lock);
-  void lock_released(const void* lock);
+  void lock_released(uint32_t lane, const void* lock);
   // A structure's own check failed (bucket full, bad input): stops the run.
   [[noreturn]] void fail(uint32_t lane, const char* what, const void* address);
   uint64_t step() const { return step_; }
@@ -136,7 +159,7 @@ class Simulator {
   uint64_t coalesced_load(uint32_t lane, const void* address, size_t bytes, core::order o, core::scope s);
   // A read-modify-write that changed its word: checked as a store against
   // the shadow state (one that changes nothing is a read).
-  void changed_by_rmw(uint32_t lane, const void* address);
+  void changed_by_rmw(uint32_t lane, const void* address, size_t bytes);
   // The memory accesses themselves, after access() (the step they happen
   // at): the value a load returns, a store, a read-modify-write that read
   // `before` and leaves `after` (memory is written by the caller), a fence.
@@ -147,6 +170,8 @@ class Simulator {
   void fenced(uint32_t lane, core::order o, core::scope s);
   // Relaxed mode: loads that returned an older value than the newest.
   uint64_t stale_loads() const { return relaxed_ ? relaxed_->stale_loads() : 0; }
+  // Targeted preemptions made so far (SimConfig::preempt_reads).
+  uint64_t preemptions() const { return preemptions_; }
   // The step at which this lane's last load took its value.
   uint64_t last_load_step(uint32_t lane) const;
 
@@ -168,7 +193,21 @@ class Simulator {
   void schedule(uint32_t lane);    // runnable again
   void unschedule(uint32_t lane);  // blocked or done
   void maybe_delay(uint32_t lane);  // after a write or a load's segment (SimConfig::delay_probability)
+  void sit_out(uint32_t team, uint64_t steps);
   void wake_delayed(bool earliest_now);
+  void erase_owner(const void* lock);
+  // Targeted preemptions (SimConfig::preempt_reads).
+  enum class Until : uint8_t { torn, writes };  // what a preemption waits for
+  uintptr_t object_of(const void* address) const;
+  bool draw(double chance);
+  void maybe_preempt(uint32_t lane, uintptr_t object, Until until, double chance);
+  void before_load(uint32_t lane, const void* address);          // inside a read?
+  void wrote(uint32_t lane, const void* address, size_t bytes);  // a store or a changing read-modify-write
+  void track_pending_write(uint32_t lane);                        // after the lane ran
+  uint32_t conflicting_writer();                                  // a lane to run first, or UINT32_MAX
+  bool committed(uint32_t team) const;                            // its preemption keeps its object to itself
+  void end_a_preemption();
+  void end_preemption_if_only_spinners(uint32_t picked);
   [[noreturn]] void fault(uint32_t lane, Outcome o, std::string message);
   void describe_blocked(RunReport& r) const;
 
@@ -193,6 +232,23 @@ class Simulator {
   std::vector<uint64_t> delayed_until_;               // per team: 0, or the step it runs again
   uint32_t delayed_teams_ = 0;
   uint64_t delay_draws_;                               // the delays' own random stream
+
+  // Targeted preemptions: on only when the scheduler is Targeted and not replaying.
+  struct Preemption {
+    uintptr_t object = 0;  // the team sits out until other teams write this (0: not preempted)
+    Until until = Until::torn;
+    bool stale = false;        // a word its read took has been written since
+    uint32_t writes_left = 0;  // tearing writes (Until::torn) or writes to wait for
+  };
+  bool targeting_ = false;
+  std::vector<Preemption> preempted_;          // per team
+  std::vector<uint32_t> preempted_teams_;      // those sitting out, oldest first
+  std::vector<ObjectRead> reading_;            // per team: its current read
+  RunQueue pending_writers_{0};                // lanes whose next access is a write
+  std::vector<uint32_t> choices_;              // scratch for the draws among lanes or teams
+  Rng preempt_rng_{0};                         // their own random stream
+  uint64_t spinner_picks_ = 0;                 // consecutive picks of spinning lanes
+  uint64_t preemptions_ = 0;
 };
 
 }  // namespace warpcheck::sim

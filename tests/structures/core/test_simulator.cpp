@@ -4,6 +4,7 @@
 #include "support/property.hpp"
 
 #include <atomic>
+#include <functional>
 #include <numeric>
 
 #include "structures/core/sim/scheduler.hpp"
@@ -342,43 +343,89 @@ TEST(SimCoalescedLoad, TearsBetweenTransactionsNeverInsideOne) {
 // lanes' plain loads, so a writer's two stores fall between them. The writer
 // stores y then x; a reader whose lane 0 saw x = 1 while lane 1 saw y = 0
 // read y before the stores and x after both.
-int plain_load_tears(uint64_t seed, bool delay_after_loads) {
-  static uint64_t x, y;
+struct TornReads {
+  int torn = 0;          // reads that saw x = 1 and y = 0
+  uint64_t preemptions = 0;
+};
+TornReads plain_load_tears(uint64_t seed, const std::function<void(SimConfig&)>& scheduling, uint64_t start = 0,
+                           int reads = 40) {
+  alignas(128) static uint64_t words[2];  // x, y: one 128-byte line, one object
+  uint64_t& x = words[0];
+  uint64_t& y = words[1];
   x = y = 0;
   SimConfig c = shape(2, 2, seed);
-  c.delay_probability = 0.2;
-  c.delay_steps = 50;
-  c.delay_after_loads = delay_after_loads;
+  scheduling(c);
   Simulator sim(c);
-  int torn = 0;
+  TornReads out;
   uint64_t pad = 0;
   const RunReport r = sim.run([&](sim_team& t) {
     if (t.team_id() == 0) {
       if (t.lane() != 0) return;
-      for (uint64_t i = seed % 40; i > 0; --i) (void)t.load(&pad, core::order::relaxed, core::scope::gpu);  // a seeded start
+      for (uint64_t i = start + seed % 40; i > 0; --i) (void)t.load(&pad, core::order::relaxed, core::scope::gpu);  // a seeded start
       t.store(&y, uint64_t(1), core::order::relaxed, core::scope::gpu);
       t.store(&x, uint64_t(1), core::order::relaxed, core::scope::gpu);
       return;
     }
-    for (int i = 0; i < 40; ++i) {
+    for (int i = 0; i < reads; ++i) {
       const uint64_t mine = t.load(t.lane() == 0 ? &x : &y, core::order::relaxed, core::scope::gpu);
       const uint64_t seen_y = t.shfl(mine, 1u);
-      if (t.lane() == 0) torn += mine && !seen_y;
+      if (t.lane() == 0) out.torn += mine && !seen_y;
     }
   });
   EXPECT_TRUE(r.ok()) << r.message << "\n" << r.details;
-  return torn;
+  out.preemptions = sim.preemptions();
+  return out;
+}
+
+std::function<void(SimConfig&)> delays(bool after_loads) {
+  return [after_loads](SimConfig& c) {
+    c.delay_probability = 0.2;
+    c.delay_steps = 50;
+    c.delay_after_loads = after_loads;
+  };
 }
 
 TEST(SimDelays, AfterLoadsTearATeamsReadBetweenItsLanes) {
   int without = 0, with = 0;
   for (uint64_t seed = 1; seed <= 200; ++seed) {
-    without += plain_load_tears(seed, false);
-    with += plain_load_tears(seed, true);
+    without += plain_load_tears(seed, delays(false)).torn;
+    with += plain_load_tears(seed, delays(true)).torn;
   }
   EXPECT_GT(with, 2 * without + 10) << "delays after loads tore " << with << " reads, without them " << without;
   RecordProperty("torn_with_delay_loads", with);
   RecordProperty("torn_without", without);
+}
+
+// The targeted scheduler: the reader, about to load the second word of the
+// line it is reading, sits out until other teams' writes tear that read (a
+// write to a word it has read, y, then one to a word it has yet to read,
+// x). The writer stores after a long seeded start: a delay of fixed length
+// rarely holds the reader between its loads exactly when the two stores,
+// one step apart, happen; a targeted preemption waits for them. (When the
+// reader took x first, the stores do not tear its read: it waits in vain
+// until the writer is done.)
+TEST(SimTargeted, PreemptsInsideAReadUntilAWriterTearsIt) {
+  constexpr uint64_t kStart = 300;  // the writer's loads before its stores
+  constexpr int kReads = 200;
+  int delayed = 0, targeted = 0;
+  uint64_t preemptions = 0;
+  for (uint64_t seed = 1; seed <= 200; ++seed) {
+    delayed += plain_load_tears(seed, delays(true), kStart, kReads).torn;
+    const TornReads t = plain_load_tears(
+        seed,
+        [](SimConfig& c) {
+          c.scheduler = SchedulerKind::Targeted;
+          c.preempt_reads = 0.2;
+        },
+        kStart, kReads);
+    targeted += t.torn;
+    preemptions += t.preemptions;
+  }
+  EXPECT_GT(preemptions, 0u);
+  EXPECT_GT(targeted, 80) << "targeted tore " << targeted << " of 200 runs' reads";  // at most half: the reader takes y first
+  EXPECT_GT(targeted, 2 * delayed) << "targeted tore " << targeted << " reads, delays after loads " << delayed;
+  RecordProperty("torn_targeted", targeted);
+  RecordProperty("torn_delay_loads", delayed);
 }
 
 // ---- shadow state ----
