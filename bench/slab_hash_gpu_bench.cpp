@@ -8,12 +8,12 @@
 // one table, one history) is checked, and the table's invariants after
 // the last table. Prints a markdown table, and one machine-readable line
 // a measurement for bench/slabhash_compare.sh:
-//   ROW impl=ours driver=D mode=M record=R per_lane=K [regs=free] [fixed=off] [kernels=shared] [block=N] beta=B buckets=N
+//   ROW impl=ours driver=D mode=M record=R per_lane=K [regs=free] [fixed=off] [kernels=shared] [tile=16|none] [block=N] beta=B buckets=N
 //       util=U phase=P mops=X ms=T
 //   CHECK impl=ours driver=D mode=M record=R per_lane=K [...] beta=B verdict=V ops=N check_s=S
 // Usage: slab_hash_gpu_bench [--quick] [--elements N] [--betas 0.2,0.5,...]
 //   [--drivers generic,bulk] [--modes map,multimap] [--records off,op,batch]
-//   [--per-lane K] [--block N] [--regs 32|free] [--fixed on|off] [--kernels phase|shared] [--repeats R] [--warmup W] [--invariants on|off]
+//   [--per-lane K] [--block N] [--regs 32|free] [--fixed on|off] [--kernels phase|shared] [--tile 8|16|none] [--repeats R] [--warmup W] [--invariants on|off]
 // Every combination of the lists runs (per-batch recording only with the
 // bulk driver). Defaults: the earlier table (generic driver, map, off and
 // per-operation recording, betas 0.2 to 4); --quick: 2^16 keys, every
@@ -54,8 +54,8 @@ std::vector<std::string> split(const std::string& s) {
 [[noreturn]] void usage(const char* why) {
   std::fprintf(stderr,
                "error: %s\nusage: slab_hash_gpu_bench [--quick] [--elements N] [--betas 0.2,0.5,...] [--drivers generic,bulk]\n"
-               "  [--modes map,multimap] [--records off,op,batch] [--per-lane 1|2|4] [--block N] [--repeats R] [--warmup W]\n"
-               "  [--regs 32|free] [--fixed on|off] [--kernels phase|shared] [--invariants on|off]\n",
+               "  [--modes map,multimap] [--records off,op,batch] [--per-lane 1|2] [--block N] [--repeats R] [--warmup W]\n"
+               "  [--regs 32|free] [--fixed on|off] [--kernels phase|shared] [--tile 8|16|none] [--invariants on|off]\n",
                why);
   std::exit(2);
 }
@@ -76,6 +76,7 @@ int main(int argc, char** argv) {
   uint32_t per_lane = 1, block = 128, repeats = 3, warmup = 1;
   bool invariants = true, betas_given = false, repeats_given = false, bounded = true, fixed = true, lists_given = false,
        phase_kernels = true;
+  uint32_t tile = 8;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     auto value = [&]() -> std::string {
@@ -123,8 +124,8 @@ int main(int argc, char** argv) {
         else usage("--records takes off, op and batch");
       }
     } else if (a == "--per-lane") {
-      const auto v = bench::whole_number(value(), 4);
-      if (!v || (*v != 1 && *v != 2 && *v != 4)) usage("--per-lane takes 1, 2 or 4");
+      const auto v = bench::whole_number(value(), 2);
+      if (!v || (*v != 1 && *v != 2)) usage("--per-lane takes 1 or 2");
       per_lane = static_cast<uint32_t>(*v);
     } else if (a == "--block") {
       const auto v = bench::whole_number(value(), 256);
@@ -147,6 +148,10 @@ int main(int argc, char** argv) {
       const std::string v = value();
       if (v != "phase" && v != "shared") usage("--kernels takes phase or shared");
       phase_kernels = v == "phase";
+    } else if (a == "--tile") {
+      const std::string v = value();
+      if (v != "8" && v != "16" && v != "none") usage("--tile takes 8, 16 or none");
+      tile = v == "none" ? 0 : static_cast<uint32_t>(std::stoul(v));
     } else if (a == "--regs") {
       const std::string v = value();
       if (v != "32" && v != "free") usage("--regs takes 32 or free");
@@ -208,6 +213,7 @@ int main(int argc, char** argv) {
           spec.bounded_registers = bounded;
           spec.fixed_mode = fixed;
           spec.phase_kernels = phase_kernels;
+          spec.tile = tile;
           spec.invariants = invariants;
           const bool bulk = driver == gpu::SlabBenchDriver::bulk;
           const char* driver_name = bulk ? "bulk" : "generic";
@@ -218,6 +224,7 @@ int main(int argc, char** argv) {
           if (bulk && !bounded) variant += " regs=free";
           if (bulk && !fixed) variant += " fixed=off";
           if (bulk && fixed && !phase_kernels) variant += " kernels=shared";
+          if (bulk && fixed && tile != 8) variant += tile ? " tile=" + std::to_string(tile) : std::string(" tile=none");
           if (bulk && block != 128) variant += " block=" + std::to_string(block);
           gpu::SlabHashBenchResult r;
           try {

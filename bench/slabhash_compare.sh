@@ -49,6 +49,7 @@ join_outputs() {
         if (field(line, "fixed") != "") cfg = cfg "/fixed-" field(line, "fixed")
         if (field(line, "block") != "") cfg = cfg "/block-" field(line, "block")
         if (field(line, "kernels") != "") cfg = cfg "/kernels-" field(line, "kernels")
+        if (field(line, "tile") != "") cfg = cfg "/tile-" field(line, "tile")
         cfg = cfg "/" field(line, "record")
         add(cfg, field(line, "beta"), field(line, "phase"), field(line, "mops"), field(line, "ms"), field(line, "util"), field(line, "buckets"))
       } else if (line ~ /^CHECK impl=ours /) {
@@ -119,13 +120,14 @@ join_outputs() {
     # Table 1b: the other settings of the bulk driver, long form.
     if (nvar > 0) {
       print ""
-      print "The bulk driver'"'"'s other settings, recording off: M operations/s; ratio: to the public code (per-thread searchKey for searches); vs k1: to bulk/<mode>/k1/off (kernels-shared rows, round 1 with one kernel for every phase: to the same K with a kernel a phase)"
+      print "The bulk driver'"'"'s other settings, recording off: M operations/s; ratio: to the public code (per-thread searchKey for searches); vs k1: to bulk/<mode>/k1/off (kernels-shared rows, round 1 with one kernel for every phase, and tile rows: tile-none, round 2 with one operation a warp step, tile-16, two a step: to the same K with the defaults, tiles of 8)"
       print ""
       print "| configuration | beta | phase | M/s | ratio | vs k1 |"
       print "|---|---|---|---|---|---|"
       for (v = 1; v <= nvar; ++v) {
         cfg = variants[v]; ref = cfg; sub(/\/k[0-9]+\/.*$/, "/k1/off", ref)
-        if (cfg ~ /\/kernels-shared\//) { ref = cfg; sub(/\/kernels-shared/, "", ref) }  # round 1 against round 2, same K
+        if (cfg ~ /\/kernels-shared\//) { ref = cfg; sub(/\/kernels-shared/, "", ref) }  # round 1 against the defaults, same K
+        if (cfg ~ /\/tile-/) { ref = cfg; sub(/\/tile-[^\/]*/, "", ref) }                # other tiles against the defaults, same K
         for (b = 1; b <= nbeta; ++b) for (p = 1; p <= nphase; ++p) {
           k = cfg SUBSEP betas[b] SUBSEP phases[p]
           if (!(k in M)) continue

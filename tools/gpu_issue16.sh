@@ -9,10 +9,10 @@
 # Here (no GPU; nvcc, cmake, the fetched public copy):
 #   SLABHASH_DIR=.ext/SlabHash bash tools/gpu_issue16.sh --bundle
 #     builds slab_hash_gpu_bench (build/), the public comparison
-#     (bench/ext/build_slabhash_bench.sh) and the earlier benchmark (from
-#     BASE_REV, default: the commit before issue 16's; skipped with
-#     BASE_REV=none), and fills build/issue16-bundle/ (ignored: the run
-#     must carry it).
+#     (bench/ext/build_slabhash_bench.sh) and, with BASE_REV=<commit>, an
+#     earlier benchmark binary from that commit (none by default: round 2's
+#     serving is measured by this binary's --serve each), and fills
+#     build/issue16-bundle/ (ignored: the run must carry it).
 # There (the device machine):
 #   bash tools/gpu_issue16.sh            # at most about 8 minutes on an H100
 #   ISSUE16_QUICK=1 bash tools/gpu_issue16.sh   # 2^16 keys: a smoke test
@@ -22,7 +22,7 @@ bundle=build/issue16-bundle  # build/ is ignored: carry it to the device
 
 if [ "${1:-}" = --bundle ]; then
   dir=${SLABHASH_DIR:-.ext/SlabHash}
-  base_rev=${BASE_REV:-150d5b2}
+  base_rev=${BASE_REV:-none}
   cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null &&
     cmake --build build -j"${JOBS:-2}" --target slab_hash_gpu_bench || exit 1
   rm -rf "$bundle" && mkdir -p "$bundle"
@@ -78,40 +78,42 @@ write_md() {
 # larger runs below still run.
 stamp "smoke: ours --quick"
 timeout 60 "$ours" --quick > "$out/ours_quick.txt" 2>&1
+echo "exit $?" >> "$out/ours_quick.txt"
+timeout 60 "$ours" --quick --drivers bulk --tile 16 >> "$out/ours_quick.txt" 2>&1
 echo "exit $?" >> "$out/ours_quick.txt"; grep -E '^\| (generic|bulk)|ERROR|exit' "$out/ours_quick.txt"
 
 stamp "public SlabHash"
 timeout 120 "$bundle/slabhash_public_bench" --elements "$n" --betas "$betas" --repeats 5 > "$out/public.txt" 2>&1
 echo "exit $?" >> "$out/public.txt"; grep -E '^\||WRONG|error' "$out/public.txt"
 
-# Round 2 (the slab hash at the public one's speed): a kernel a phase (the
-# default, rows with no tag): the searches as read-only launches
-# (slab_hash::kReadOnlyLaunch: search code only, plain L1-cacheable loads,
-# no multimap guard), the build as an insert-only one (kInsertOnlyLaunch);
-# beside round 1's one kernel for every phase (--kernels shared, rows
-# tagged kernels=shared), K = 1 and 2, map and multimap, recording off, every
-# utilization. Round 1's per-operation recording, free registers, K = 4 and
-# 256-thread blocks were measured then and are not run again.
+# Round 3: rounds served by tiles (slab_hash::serve_round): of 8 lanes,
+# four operations a warp step (the default; K = 1 and 2, and K = 1 with
+# the compiler's choice of registers), and of 16, two (--tile 16, rows
+# tagged tile=16; K = 1), beside round 2's one operation a warp step
+# (--tile none, rows tagged tile=none; K = 1), map and multimap, recording
+# off, a kernel a phase, every utilization.
 : > "$out/ours_off.txt"
-for k in 1 2; do
-  for kernels in phase shared; do
-    stamp "ours, bulk, K=$k, kernels $kernels, recording off"
-    timeout 100 "$ours" "${common[@]}" --betas "$betas" --drivers bulk --modes map,multimap --records off --invariants off \
-      --per-lane $k --kernels $kernels >> "$out/ours_off.txt" 2>&1
-    echo "exit $?" >> "$out/ours_off.txt"
-  done
+for v in "1 8 32" "2 8 32" "1 8 free" "1 16 32" "1 none 32"; do
+  set -- $v
+  stamp "ours, bulk, K=$1, tile $2, registers $3, recording off"
+  timeout 100 "$ours" "${common[@]}" --betas "$betas" --drivers bulk --modes map,multimap --records off --invariants off \
+    --per-lane "$1" --tile "$2" --regs "$3" >> "$out/ours_off.txt" 2>&1
+  echo "exit $?" >> "$out/ours_off.txt"
 done
 grep -E '^\| bulk|ERROR|exit' "$out/ours_off.txt"
 write_md
 
-# Recording per warp batch (K = 2, a kernel a phase), two
-# utilizations; each history checked and the table's invariants after it.
+# Recording per warp batch (K = 1, tiles of 8 and of 16, a kernel a
+# phase), two utilizations; each history checked and the table's
+# invariants after it.
 : > "$out/ours_batch.txt"
-for mode in map multimap; do
-  stamp "ours, $mode recorded per warp batch"
-  timeout 100 "$ours" "${common[@]}" --betas 0.5,1.0 --drivers bulk --modes $mode --records off,batch --per-lane 2 \
-    --invariants on >> "$out/ours_batch.txt" 2>&1
-  echo "exit $?" >> "$out/ours_batch.txt"
+for tile in 8 16; do
+  for mode in map multimap; do
+    stamp "ours, $mode, tile $tile, recorded per warp batch"
+    timeout 100 "$ours" "${common[@]}" --betas 0.5,1.0 --drivers bulk --modes $mode --records off,batch --per-lane 1 \
+      --tile $tile --invariants on >> "$out/ours_batch.txt" 2>&1
+    echo "exit $?" >> "$out/ours_batch.txt"
+  done
 done
 grep -E '^\| bulk|^CHECK|ERROR|exit' "$out/ours_batch.txt"
 write_md
@@ -125,28 +127,36 @@ if command -v ncu >/dev/null && [ $((SECONDS - start)) -lt 400 ] && [ -z "${ISSU
   sections=(--section SpeedOfLight --section Occupancy --section LaunchStats --section WarpStateStats --section InstructionStats
     --section MemoryWorkloadAnalysis
     --metrics smsp__inst_executed.sum,lts__t_sectors_op_read.sum,lts__t_sectors_op_write.sum,lts__t_sectors_op_atom.sum,lts__t_sectors_op_red.sum,lts__t_requests.sum,lts__t_sectors.sum,lts__t_sectors_srcunit_tex.sum,lts__t_sectors_srcunit_ltcfabric.sum,l1tex__t_sectors_pipe_lsu_mem_local_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_local_op_st.sum,l1tex__t_sector_hit_rate.pct,dram__bytes_read.sum)
-  # The present search (the second bulk launch: build, then search) of the
-  # read-only kernel (K = 1 and 2) and of round 1's (K = 1).
-  for v in "phase 1" "phase 2" "shared 1"; do
-    set -- $v
-    timeout 30 ncu "${sections[@]}" -k regex:bulk_kernel --launch-skip 1 --launch-count 1 \
-      "$ours" --elements "$n" --betas 1.0 --drivers bulk --modes map --records off --repeats 1 --warmup 0 --invariants off \
-      --kernels "$1" --per-lane "$2" > "$out/ncu_ours_search_$1_k$2.txt" 2>&1
+  # The present search (the second bulk launch: build, then search) and
+  # the mix .1/.1/.4/.4 (the sixth), K = 1, tiles of 8 and 16.
+  for tile in 8 16; do
+    for v in "search 1" "mix 5"; do
+      set -- $v
+      timeout 30 ncu "${sections[@]}" -k regex:bulk_kernel --launch-skip "$2" --launch-count 1 \
+        "$ours" --elements "$n" --betas 1.0 --drivers bulk --modes map --records off --repeats 1 --warmup 0 --invariants off \
+        --tile "$tile" --per-lane 1 > "$out/ncu_ours_${1}_tile$tile.txt" 2>&1
+    done
   done
   timeout 40 ncu "${sections[@]}" -k regex:search_table --launch-count 2 \
     "$bundle/slabhash_public_bench" --elements "$n" --betas 1.0 --repeats 1 > "$out/ncu_public_search.txt" 2>&1
-  grep -E "smsp__inst_executed.sum|lts__t_|l1tex__t_|L2 Cache Throughput|Registers Per|Achieved Occupancy|Duration" "$out"/ncu_*.txt
+  timeout 40 ncu "${sections[@]}" -k regex:batched_operations --launch-skip 2 --launch-count 1 \
+    "$bundle/slabhash_public_bench" --elements "$n" --betas 1.0 --repeats 1 > "$out/ncu_public_mix.txt" 2>&1
+  grep -E "smsp__inst_executed.sum|L2 Cache Throughput|Registers Per|Achieved Occupancy|Duration|Warp Cycles Per Issued" "$out"/ncu_*.txt
 fi
 
 # compute-sanitizer on the bulk driver's paths, small.
 if command -v compute-sanitizer >/dev/null && [ $((SECONDS - start)) -lt 440 ] && [ -z "${ISSUE16_QUICK:-}" ]; then
   stamp "compute-sanitizer memcheck, bulk driver, 2^16 keys"
   timeout 45 compute-sanitizer --tool memcheck --error-exitcode 9 "$ours" --quick --drivers bulk --modes map,multimap \
-    --records off,batch --warmup 0 > "$out/memcheck_bulk.txt" 2>&1
+    --records off,batch --warmup 0 > "$out/memcheck_bulk.txt" 2>&1 &&
+    timeout 45 compute-sanitizer --tool memcheck --error-exitcode 9 "$ours" --quick --drivers bulk --modes map,multimap \
+      --records off,batch --warmup 0 --tile 16 >> "$out/memcheck_bulk.txt" 2>&1
   echo "memcheck exit $?" | tee -a "$out/memcheck_bulk.txt"; tail -2 "$out/memcheck_bulk.txt"
 fi
 
 stamp "joining"
 write_md
 cat "$out/issue16.md"
+# Everything else in one archive (the device tool brings back a few files).
+tar -czf "$out/issue16-outputs.tar.gz" -C "$out" --exclude issue16.md --exclude issue16-outputs.tar.gz . 2>/dev/null
 stamp "done"

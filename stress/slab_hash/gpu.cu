@@ -93,8 +93,7 @@ float launch_bulk_b(uint32_t per_lane, const S& s, const bulk_launch& l) {
   switch (per_lane) {
     case 1: return launch_bulk_k<1, Bounded>(s, l);
     case 2: return launch_bulk_k<2, Bounded>(s, l);
-    case 4: return launch_bulk_k<4, Bounded>(s, l);
-    default: throw std::invalid_argument("bench: per-lane must be 1, 2 or 4");
+    default: throw std::invalid_argument("bench: per-lane must be 1 or 2");
   }
 }
 
@@ -103,27 +102,32 @@ float launch_bulk_s(bool bounded, uint32_t per_lane, const S& s, const bulk_laun
   return bounded ? launch_bulk_b<true>(per_lane, s, l) : launch_bulk_b<false>(per_lane, s, l);
 }
 
-// fixed: the mode fixed at compile time (structures::slab_hash_fixed), when
-// no bug is planted; otherwise read from the table's fields.
+// The mode fixed at compile time (structures::slab_hash_fixed), rounds
+// served in tiles of Tile lanes (16 or 8), or one operation at a time (0).
 // launch: slab_hash::kReadOnlyLaunch (the launch holds only searches and
 // nothing writes the table beside it: a search phase, stream-ordered after
 // the launches before it), slab_hash::kInsertOnlyLaunch (the build) or 0.
-template <int Launch>
+template <int Launch, uint32_t Tile>
 float launch_bulk_l(bool bounded, uint32_t per_lane, const slab_hash& s, const bulk_launch& l) {
   using structures::slab_hash_fixed;
   using structures::slab_hash_mode;
-  if (s.mode == slab_hash_mode::map) return launch_bulk_s(bounded, per_lane, slab_hash_fixed<slab_hash_mode::map, Launch>{s}, l);
-  return launch_bulk_s(bounded, per_lane, slab_hash_fixed<slab_hash_mode::multimap, Launch>{s}, l);
+  if (s.mode == slab_hash_mode::map) return launch_bulk_s(bounded, per_lane, slab_hash_fixed<slab_hash_mode::map, Launch, Tile>{s}, l);
+  return launch_bulk_s(bounded, per_lane, slab_hash_fixed<slab_hash_mode::multimap, Launch, Tile>{s}, l);
 }
-float launch_bulk(bool fixed, int launch, bool bounded, uint32_t per_lane, const slab_hash& s, const bulk_launch& l) {
+template <uint32_t Tile>
+float launch_bulk_fixed(int launch, bool bounded, uint32_t per_lane, const slab_hash& s, const bulk_launch& l) {
+  if (launch == slab_hash::kReadOnlyLaunch) return launch_bulk_l<slab_hash::kReadOnlyLaunch, Tile>(bounded, per_lane, s, l);
+  if (launch == slab_hash::kInsertOnlyLaunch) return launch_bulk_l<slab_hash::kInsertOnlyLaunch, Tile>(bounded, per_lane, s, l);
+  return launch_bulk_l<0, Tile>(bounded, per_lane, s, l);
+}
+// fixed: the mode fixed at compile time, when no bug is planted; otherwise
+// read from the table's fields (one operation at a time).
+float launch_bulk(bool fixed, uint32_t tile, int launch, bool bounded, uint32_t per_lane, const slab_hash& s, const bulk_launch& l) {
   if (fixed && s.mutant == structures::slab_hash_mutant::none) {
-    if (launch == slab_hash::kReadOnlyLaunch) return launch_bulk_l<slab_hash::kReadOnlyLaunch>(bounded, per_lane, s, l);
-    if (launch == slab_hash::kInsertOnlyLaunch) return launch_bulk_l<slab_hash::kInsertOnlyLaunch>(bounded, per_lane, s, l);
-  }
-  if (fixed && s.mutant == structures::slab_hash_mutant::none) {
-    if (s.mode == structures::slab_hash_mode::map)
-      return launch_bulk_s(bounded, per_lane, structures::slab_hash_fixed<structures::slab_hash_mode::map>{s}, l);
-    return launch_bulk_s(bounded, per_lane, structures::slab_hash_fixed<structures::slab_hash_mode::multimap>{s}, l);
+    if (tile == 16) return launch_bulk_fixed<16>(launch, bounded, per_lane, s, l);
+    if (tile == 8) return launch_bulk_fixed<8>(launch, bounded, per_lane, s, l);
+    if (tile == 0) return launch_bulk_fixed<0>(launch, bounded, per_lane, s, l);
+    throw std::invalid_argument("bench: tiles are 16 or 8 lanes, or none (0)");
   }
   return launch_bulk_s(bounded, per_lane, s, l);
 }
@@ -240,7 +244,7 @@ SlabHashBenchResult run_slab_hash_bench(const SlabHashBenchSpec& spec) {
                            : phase == 1 || phase == 2 ? slab_hash::kReadOnlyLaunch
                            : phase == 0              ? slab_hash::kInsertOnlyLaunch
                                                      : 0;
-        t = launch_bulk(spec.fixed_mode, launch, spec.bounded_registers, per_lane, view,
+        t = launch_bulk(spec.fixed_mode, spec.tile, launch, spec.bounded_registers, per_lane, view,
                         {in, out.p, log ? &log->view : nullptr, stamps ? &b : nullptr, ctx, spec.block});
         if (phase == 1 || phase == 2) {
           count_wrong<<<fill_blocks, 256>>>(out.p, n, phase == 1, wrong.p);

@@ -43,11 +43,12 @@ struct SlabHashBenchSpec {
   uint64_t seed = 1;
   SlabBenchDriver driver = SlabBenchDriver::generic;
   structures::slab_hash_mode mode = structures::slab_hash_mode::map;  // map: build and inserts REPLACE; multimap: INSERT
-  uint32_t per_lane = 1;  // bulk: 1, 2 or 4
+  uint32_t per_lane = 1;  // bulk: 1 or 2
   uint32_t block = 128;   // bulk: threads a block (up to 256)
   bool bounded_registers = true;  // bulk: at most 32 registers a thread (full occupancy), else the compiler's choice
   bool fixed_mode = true;         // bulk: the mode fixed at compile time (structures::slab_hash_fixed)
   bool phase_kernels = true;      // bulk, fixed mode: a kernel a phase (searches: slab_hash::kReadOnlyLaunch, build: kInsertOnlyLaunch)
+  uint32_t tile = 8;              // bulk, fixed mode: rounds served in tiles of 8 or 16 lanes (slab_hash::serve_round), or 0: one operation at a time
   bool invariants = true;  // check the quiescent invariants after the last table
 };
 struct SlabHashBenchResult {

@@ -9,6 +9,10 @@
 // loop (a dependent global load an operation), no three broadcasts of the
 // whole operation, no hashing by all 32 lanes of each operation in turn.
 //
+// A structure that serves whole rounds itself (RoundServingStructure: the
+// slab hash, two operations at a time in half-warp tiles) is handed each
+// round at once when operations are not recorded one by one.
+//
 // Lane l's r-th operation (r < K) is input index first + 32 r + l; indices
 // at or past the input's count are none. Results leave one round (one
 // operation a lane) at a time, coalesced: `out` gets the value returned
@@ -47,6 +51,18 @@ concept BulkWarpStructure =
     WarpTeam<T> && requires(const S s, T& t, const typename S::lane_op& op, typename S::lane_state& state, uint32_t src) {
       { s.prepare(OpKind::Find, uint32_t{}, uint32_t{}) } -> std::same_as<typename S::lane_op>;
       { s.serve(t, op, src, state) } -> std::same_as<op_result>;
+    };
+
+// A structure that serves a whole round itself: every lane calls with its
+// own operation (pending: it has one this round) and gets its own result,
+// the team serving them in an order and grouping of its choosing (the slab
+// hash: two at a time, in half-warp tiles). Used when operations are not
+// recorded one by one (history_log's begin and end bracket one operation
+// at a time, by its owner).
+template <class S, class T>
+concept RoundServingStructure =
+    BulkWarpStructure<S, T> && requires(const S s, T& t, const typename S::lane_op& op, typename S::lane_state& state, bool pending) {
+      { s.serve_round(t, op, pending, state) } -> std::same_as<op_result>;
     };
 
 // The launch's input arrays are not written while it runs (the caller's,
@@ -96,7 +112,18 @@ WC_HD bool run_team_bulk(Team& t, const Structure& s, const bulk_input& in, uint
   for (uint32_t r = 0; r < K; ++r) {
     ResultKind kind = ResultKind::None;
     uint32_t value = 0;
-    for (;;) {
+    bool served = false;  // the structure served the round itself
+    if constexpr (RoundServingStructure<Structure, Team>) {
+      if (!log) {
+        const op_result res = s.serve_round(t, ops[0], (have & 1u) != 0, state);
+        if (t.any(res.status != op_status::done)) return false;
+        kind = res.kind;
+        value = static_cast<uint32_t>(res.value);
+        have &= ~1u;
+        served = true;
+      }
+    }
+    while (!served) {
       const uint32_t waiting = t.ballot(have & 1u);
       if (!waiting) break;
       const uint32_t src = static_cast<uint32_t>(lowest_lane(waiting));

@@ -41,27 +41,27 @@ struct slab_alloc {
     return slabs + (size_t(block_of(h)) * kSlabsPerBlock + unit_of(h)) * kWordsPerSlab;
   }
 
-  // What one warp keeps between allocations: its resident block and, per
-  // lane, that block's bitmap word as last seen (a register on the GPU).
+  // What one warp keeps between allocations: its resident block (kNone
+  // before the first) and, per lane, that block's bitmap word as last seen
+  // (two registers on the GPU).
   struct warp_state {
-    uint32_t resident = 0;
+    static constexpr uint32_t kNone = 0xFFFFFFFFu;
+    uint32_t resident = kNone;
     uint32_t word = 0;
-    uint32_t changes = 0;  // resident changes in the current search for room
-    bool loaded = false;
   };
 
   // Every lane of the warp calls; all get the same handle, or kEmptyPointer
   // when every memory block is full (the caller reports it).
   template <class Team>
   WC_HD uint32_t allocate(Team& t, warp_state& s) const {
-    if (!s.loaded) load_resident(t, s, first_block(t.team_id()));
-    s.changes = 0;
+    if (s.resident == warp_state::kNone) load_resident(t, s, first_block(t.team_id()));
+    uint32_t changes = 0;  // resident changes in this search for room
     for (;;) {
       const uint32_t lanes_with_room = t.ballot(s.word != 0xFFFFFFFFu);
       if (!lanes_with_room) {
         // Full: a few hashed probes, then every block in order, then give up.
-        if (++s.changes > kRandomProbes + blocks()) return kEmptyPointer;
-        const uint32_t next = s.changes <= kRandomProbes ? probe(t.team_id(), s.changes) : s.changes - kRandomProbes - 1;
+        if (++changes > kRandomProbes + blocks()) return kEmptyPointer;
+        const uint32_t next = changes <= kRandomProbes ? probe(t.team_id(), changes) : changes - kRandomProbes - 1;
         load_resident(t, s, next);
         continue;
       }
@@ -106,7 +106,6 @@ struct slab_alloc {
   WC_HD void load_resident(Team& t, warp_state& s, uint32_t block) const {
     s.resident = block;
     s.word = t.load(&bitmaps[size_t(block) * 32 + t.lane()], core::order::relaxed, core::scope::gpu);  // one coalesced read
-    s.loaded = true;
   }
 };
 

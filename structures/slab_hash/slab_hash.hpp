@@ -131,7 +131,10 @@ struct slab_hash {
   // Bit 2 (kInsertOnlyLaunch): a launch of inserts only (a build). Nothing
   // changes in how the table is accessed; serve() just holds no search or
   // delete code (fewer registers, no spill under the 32-register bound).
-  static constexpr int kReadOnlyLaunch = 2, kInsertOnlyLaunch = 4;
+  //
+  // Bit 3 (kQuarterTiles): serve_round's tiles are 8 lanes wide (four
+  // operations a warp step), not 16 (detail/tiled_round.hpp).
+  static constexpr int kReadOnlyLaunch = 2, kInsertOnlyLaunch = 4, kQuarterTiles = 8;
   template <int F>
   WC_HD static constexpr bool read_only_launch() {
     return F >= 0 && (F & kReadOnlyLaunch) != 0;
@@ -139,6 +142,10 @@ struct slab_hash {
   template <int F>
   WC_HD static constexpr bool insert_only_launch() {
     return F >= 0 && (F & kInsertOnlyLaunch) != 0;
+  }
+  template <int F>
+  WC_HD static constexpr bool quarter_tiles() {
+    return F >= 0 && (F & kQuarterTiles) != 0;
   }
   template <int F>
   WC_HD WC_FORCE_INLINE slab_hash_mode mode_of() const {
@@ -219,6 +226,13 @@ struct slab_hash {
     }
   }
 
+  // Every lane calls with its own prepared operation (pending: it has one
+  // this round); the team serves all of them, two at a time where it can
+  // (detail/tiled_round.hpp), and each lane gets its own operation's
+  // result. Modes fixed at compile time only (F >= 0: slab_hash_fixed).
+  template <int F, class Team>
+  WC_HD core::op_result serve_round(Team& t, const lane_op& mine, bool pending, lane_state& alloc_state) const;
+
   // Every lane calls with the same operation (the generic driver, tests).
   template <class Team>
   WC_HD core::op_result apply(Team& t, const core::workload_op& op, lane_state& alloc_state) const {
@@ -226,7 +240,10 @@ struct slab_hash {
   }
 
  private:
-  static constexpr int kRetry = -2, kNext = -1;  // outcomes of one slab's step, besides "done"
+  template <uint32_t Verb, int F, class Team>
+  WC_HD void serve_each(Team& t, const lane_op& mine, bool pending, core::op_result& res) const;
+  template <uint32_t Verbs, int F, class Team>
+  WC_HD void serve_tiled(Team& t, const lane_op& mine, bool pending, lane_state& alloc_state, core::op_result& res) const;
 
   // Lane i's 64-bit word of the slab: the pair at words 2*(i/2) (one
   // coalesced 128-byte read by the warp).
@@ -285,6 +302,30 @@ struct slab_hash {
     if (++hops <= alloc.blocks() * slab_alloc::kSlabsPerBlock) return true;
     if (t.lane() == 0) t.fail("slab_hash: a slab list longer than the allocator's slabs (a cycle)", nullptr);
     return false;
+  }
+
+  // A full list: a new slab, allocated by the whole warp, initialized EMPTY
+  // and linked after the slab at `words` (lane `linker`'s) by lane
+  // `linker` with a release CAS; a slab that lost the race is given back.
+  // False (fault reported) when the allocator is exhausted.
+  template <int F, class Team>
+  WC_HD bool link_fresh_slab(Team& t, lane_state& alloc_state, uint32_t* words, uint32_t linker) const {
+    const uint32_t fresh = alloc.allocate(t, alloc_state);
+    if (fresh == slab_alloc::kEmptyPointer) {
+      if (t.lane() == 0) t.fail("slab_hash: SlabAlloc exhausted: every memory block is full", nullptr);
+      return false;
+    }
+    t.store(&alloc.slab(fresh)[t.lane()], kEmptyKey, core::order::weak, core::scope::gpu);  // not yet published
+    t.sync();  // every lane's store before the release publishes the slab
+    if (t.lane() == linker) {
+      const uint32_t winner = t.cas(&words[kAddressLane], slab_alloc::kEmptyPointer, fresh, core::order::release, core::scope::gpu);
+      if (winner != slab_alloc::kEmptyPointer) {  // another warp linked its slab first
+        if (mutant_of<F>() == slab_hash_mutant::link_free_winner) alloc.deallocate(t, winner);
+        else if (mutant_of<F>() != slab_hash_mutant::link_leak) alloc.deallocate(t, fresh);
+      }
+    }
+    t.sync();
+    return true;
   }
 
   template <int F, class Team>
@@ -419,22 +460,7 @@ struct slab_hash {
         continue;
       }
       // The list is full: link a new slab, then read this slab again.
-      const uint32_t fresh = alloc.allocate(t, alloc_state);
-      if (fresh == slab_alloc::kEmptyPointer) {
-        if (t.lane() == 0) t.fail("slab_hash: SlabAlloc exhausted: every memory block is full", nullptr);
-        return {core::op_status::failed};
-      }
-      t.store(&alloc.slab(fresh)[t.lane()], kEmptyKey, core::order::weak, core::scope::gpu);  // not yet published
-      t.sync();  // every lane's store before lane 31's release publishes the slab
-      if (t.lane() == kAddressLane) {
-        const uint32_t winner = t.cas(&words[kAddressLane], slab_alloc::kEmptyPointer, fresh, core::order::release, core::scope::gpu);
-        if (winner != slab_alloc::kEmptyPointer) {
-          // Another warp linked its slab first.
-          if (mutant_of<F>() == slab_hash_mutant::link_free_winner) alloc.deallocate(t, winner);
-          else if (mutant_of<F>() != slab_hash_mutant::link_leak) alloc.deallocate(t, fresh);
-        }
-      }
-      t.sync();
+      if (!link_fresh_slab<F>(t, alloc_state, words, kAddressLane)) return {core::op_status::failed};
     }
   }
 };
@@ -443,19 +469,31 @@ struct slab_hash {
 // (the GPU's bulk benchmark): the same members, instantiated with F.
 // Launch: 0 (any operation), slab_hash::kReadOnlyLaunch (searches only,
 // with no writer beside the launch: the caller's promise) or
-// slab_hash::kInsertOnlyLaunch (inserts only).
-template <slab_hash_mode M, int Launch = 0>
+// slab_hash::kInsertOnlyLaunch (inserts only). Tile: the lanes of a tile
+// when the bulk driver's rounds are served by tiles (serve_round): 8 (four
+// operations a warp step, the fastest on an H100: bench/RESULTS.md, issue
+// 16 round 3) or 16 (two); 0 serves one operation at a time through
+// serve() (the benchmark's side-by-side baseline).
+template <slab_hash_mode M, int Launch = 0, uint32_t Tile = 8>
 struct slab_hash_fixed {
   slab_hash table;
   using lane_op = slab_hash::lane_op;
   using lane_state = slab_hash::lane_state;
   static_assert(Launch == 0 || Launch == slab_hash::kReadOnlyLaunch || Launch == slab_hash::kInsertOnlyLaunch);
-  static constexpr int kFlags = static_cast<int>(M) | Launch;
+  static_assert(Tile == 0 || Tile == 8 || Tile == 16);
+  static constexpr int kFlags = static_cast<int>(M) | Launch | (Tile == 8 ? slab_hash::kQuarterTiles : 0);
   WC_HD lane_op prepare(OpKind kind, uint32_t key, uint32_t value) const { return table.prepare(kind, key, value); }
   template <class Team>
   WC_HD core::op_result serve(Team& t, const lane_op& mine, uint32_t src, lane_state& alloc_state) const {
     return table.template serve<kFlags>(t, mine, src, alloc_state);
   }
+  template <class Team>
+    requires(Tile != 0)
+  WC_HD core::op_result serve_round(Team& t, const lane_op& mine, bool pending, lane_state& alloc_state) const {
+    return table.template serve_round<kFlags>(t, mine, pending, alloc_state);
+  }
 };
 
 }  // namespace warpcheck::structures
+
+#include "structures/slab_hash/detail/tiled_round.hpp"

@@ -1,0 +1,56 @@
+// Rounds served by tiles of 16 lanes (two operations a warp step) and of
+// 8 (four) (slab_hash::serve_round, structures/slab_hash/detail/
+// tiled_round.hpp): the bulk driver over the slab hash with its mode fixed
+// (slab_hash_fixed) and no per-operation recording, so that every round
+// goes through the tiles. Random, PCT and targeted schedules; one bucket,
+// so that the tiles of a warp and the warps race on the same lists, and
+// lists grow (new slabs linked by a tile while the other tiles wait at the
+// warp's allocation).
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "support/slab_hash_sim.hpp"
+
+namespace warpcheck {
+namespace {
+
+using structures::slab_hash;
+using structures::slab_hash_fixed;
+using structures::slab_hash_mode;
+using test::run_bulk_in_simulator;
+using test::small_table;
+
+constexpr sim::SchedulerKind kSchedulers[] = {sim::SchedulerKind::Random, sim::SchedulerKind::Pct,
+                                              sim::SchedulerKind::Targeted};
+
+template <slab_hash_mode M, uint32_t Tile>
+void tiled_rounds_under_many_schedules(uint64_t seeds) {
+  for (uint64_t seed = 1; seed <= seeds; ++seed) {
+    SlabHashConfig c = small_table(M);
+    c.teams = 3;
+    c.keys = seed % 2 ? 8 : 48;  // hot keys, or lists of several slabs
+    c.mix = parse_op_mix(seed % 4 < 2 ? "insert=45,erase=25,search=30" : "insert=70,erase=10,search=20");
+    const uint32_t per_lane = seed % 5 == 0 ? 2 : 1;
+    const HostMemory memory(slab_hash_layout(c));
+    const slab_hash table = slab_hash_view(c, seed, memory.pointers());
+    const std::string what = std::string(M == slab_hash_mode::map ? "map" : "multimap") + ", tiles of " + std::to_string(Tile);
+    run_bulk_in_simulator(slab_hash_fixed<M, 0, Tile>{table}, memory, c, seed, 2, per_lane, what.c_str(), kSchedulers[seed % 3]);
+    if (testing::Test::HasFatalFailure()) return;
+    const auto broken = check_slab_hash_invariants(table);
+    ASSERT_TRUE(broken.empty()) << "seed " << seed << ": " << broken[0];
+  }
+}
+
+TEST(SlabHashTiles, MapRoundsAreLinearizableUnderManySchedules) {
+  tiled_rounds_under_many_schedules<slab_hash_mode::map, 16>(120);
+  tiled_rounds_under_many_schedules<slab_hash_mode::map, 8>(120);
+}
+
+TEST(SlabHashTiles, MultimapRoundsAreLinearizableUnderManySchedules) {
+  tiled_rounds_under_many_schedules<slab_hash_mode::multimap, 16>(80);
+  tiled_rounds_under_many_schedules<slab_hash_mode::multimap, 8>(80);
+}
+
+}  // namespace
+}  // namespace warpcheck
