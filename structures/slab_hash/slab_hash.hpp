@@ -111,8 +111,9 @@ struct slab_hash {
 
   // The algorithm's members take F: -1 reads the mode and the planted bug
   // from the fields above (every run but the GPU's bulk benchmark); a mode
-  // (0 map, 1 multimap) fixes it at compile time with no planted bug, so
-  // that the hot path tests neither (slab_hash_fixed below).
+  // (0 map, 1 multimap) fixes it at compile time with no planted bug (but
+  // the one bit 4 plants for tests), so that the hot path tests neither
+  // (slab_hash_fixed below).
   //
   // F >= 0 is a bit set: bit 0 the mode, bit 1 (kReadOnlyLaunch) a launch
   // of searches only, run while nothing else writes the table (the bulk
@@ -134,7 +135,11 @@ struct slab_hash {
   //
   // Bit 3 (kQuarterTiles): serve_round's tiles are 8 lanes wide (four
   // operations a warp step), not 16 (detail/tiled_round.hpp).
-  static constexpr int kReadOnlyLaunch = 2, kInsertOnlyLaunch = 4, kQuarterTiles = 8;
+  //
+  // Bit 4 (kPlantUnguardedAbsent): the planted bug unguarded_absent with
+  // the mode fixed, for the tests that show the tiles' directed race is
+  // exercised (no benchmark sets it).
+  static constexpr int kReadOnlyLaunch = 2, kInsertOnlyLaunch = 4, kQuarterTiles = 8, kPlantUnguardedAbsent = 16;
   template <int F>
   WC_HD static constexpr bool read_only_launch() {
     return F >= 0 && (F & kReadOnlyLaunch) != 0;
@@ -155,7 +160,7 @@ struct slab_hash {
   template <int F>
   WC_HD WC_FORCE_INLINE slab_hash_mutant mutant_of() const {
     if constexpr (F < 0) return mutant;
-    else return slab_hash_mutant::none;
+    else return (F & kPlantUnguardedAbsent) ? slab_hash_mutant::unguarded_absent : slab_hash_mutant::none;
   }
 
   // ((a k + b) mod p) mod B. p = 2^32 - 5, so 2^32 = 5 (mod p): the high
@@ -240,8 +245,6 @@ struct slab_hash {
   }
 
  private:
-  template <uint32_t Verb, int F, class Team>
-  WC_HD void serve_each(Team& t, const lane_op& mine, bool pending, core::op_result& res) const;
   template <uint32_t Verbs, int F, class Team>
   WC_HD void serve_tiled(Team& t, const lane_op& mine, bool pending, lane_state& alloc_state, core::op_result& res) const;
 
@@ -466,10 +469,12 @@ struct slab_hash {
 };
 
 // The slab hash with its mode fixed at compile time and no planted bug
-// (the GPU's bulk benchmark): the same members, instantiated with F.
+// (the GPU's bulk benchmark; tests may plant one): the same members,
+// instantiated with F.
 // Launch: 0 (any operation), slab_hash::kReadOnlyLaunch (searches only,
 // with no writer beside the launch: the caller's promise) or
-// slab_hash::kInsertOnlyLaunch (inserts only). Tile: the lanes of a tile
+// slab_hash::kInsertOnlyLaunch (inserts only), or (tests)
+// slab_hash::kPlantUnguardedAbsent. Tile: the lanes of a tile
 // when the bulk driver's rounds are served by tiles (serve_round): 8 (four
 // operations a warp step, the fastest on an H100: bench/RESULTS.md, issue
 // 16 round 3) or 16 (two); 0 serves one operation at a time through
@@ -479,7 +484,8 @@ struct slab_hash_fixed {
   slab_hash table;
   using lane_op = slab_hash::lane_op;
   using lane_state = slab_hash::lane_state;
-  static_assert(Launch == 0 || Launch == slab_hash::kReadOnlyLaunch || Launch == slab_hash::kInsertOnlyLaunch);
+  static_assert((Launch & ~slab_hash::kPlantUnguardedAbsent) == 0 || Launch == slab_hash::kReadOnlyLaunch ||
+                Launch == slab_hash::kInsertOnlyLaunch);
   static_assert(Tile == 0 || Tile == 8 || Tile == 16);
   static constexpr int kFlags = static_cast<int>(M) | Launch | (Tile == 8 ? slab_hash::kQuarterTiles : 0);
   WC_HD lane_op prepare(OpKind kind, uint32_t key, uint32_t value) const { return table.prepare(kind, key, value); }

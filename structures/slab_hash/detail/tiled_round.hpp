@@ -27,11 +27,11 @@
 // warp could have run; the recordings that go with rounds (per warp batch,
 // or none) give each operation the warp's interval.
 //
-// Tiled: every operation in map mode and in read-only launches, and
-// inserts in both modes; a map round's writes in one pass, then its
-// searches. One at a time (search() and erase(), after the inserts):
-// multimap deletes, and multimap searches beside writers, which take the
-// delete guard's snapshot across the whole warp's read of a slab.
+// Passes: a map round's writes, then its searches; a multimap round's
+// inserts, then its deletes and searches, which take the delete guard's
+// seqlock snapshot of each slab a tile reads (slab_hash.hpp: every lane of
+// the tile sees one quiet guard word before its loads and the same after)
+// before they answer absent or move on to the next slab.
 #pragma once
 
 namespace warpcheck::structures {
@@ -65,32 +65,11 @@ WC_HD core::op_result slab_hash::serve_round(Team& t, const lane_op& mine, bool 
     serve_tiled<kFind, F>(t, mine, pending, alloc_state, res);
     return res;
   }
+  // Multimap: the inserts, then the deletes and searches under the guard.
   serve_tiled<kInsert, F>(t, mine, pending, alloc_state, res);
   if (t.any(res.status != core::op_status::done)) return res;
-  serve_each<kEraseVerb, F>(t, mine, pending, res);
-  if (t.any(res.status != core::op_status::done)) return res;
-  serve_each<kFindVerb, F>(t, mine, pending, res);
+  serve_tiled<kErase | kFind, F>(t, mine, pending, alloc_state, res);
   return res;
-}
-
-// The lanes' searches or deletes, one at a time, lowest lane first, by
-// the whole warp (search() and erase(): the multimap's guarded reads).
-template <uint32_t Verb, int F, class Team>
-WC_HD void slab_hash::serve_each(Team& t, const lane_op& mine, bool pending, core::op_result& res) const {
-  static_assert(Verb == kFindVerb || Verb == kEraseVerb);
-  bool waiting = pending && mine.head >> 30 == Verb;
-  for (;;) {
-    const uint32_t queue = t.ballot(waiting);
-    if (!queue) return;
-    const uint32_t src = static_cast<uint32_t>(core::lowest_lane(queue));
-    const uint32_t key = t.shfl(mine.key, src), bucket = t.shfl(mine.head, src) & kMaxBuckets;
-    const core::op_result r = Verb == kFindVerb ? search<F>(t, key, bucket) : erase<F>(t, key, bucket);  // the same status on every lane
-    if (t.lane() == src) {
-      res = r;
-      waiting = false;
-    }
-    if (r.status != core::op_status::done) return;
-  }
 }
 
 // The lanes' operations of the verbs in Verbs (a bit a verb), one a tile
@@ -114,6 +93,10 @@ WC_HD void slab_hash::serve_tiled(Team& t, const lane_op& mine, bool pending, la
   constexpr bool kInserts = Verbs & (1u << kInsertVerb), kErases = Verbs & (1u << kEraseVerb),
                  kFinds = Verbs & (1u << kFindVerb);
   const bool multi = mode_of<F>() == slab_hash_mode::multimap;
+  // Multimap searches and deletes beside writers answer absent (and move
+  // on to the next slab) only from a snapshot of the slab: the delete
+  // guard's seqlock read (slab_hash.hpp), taken by each tile for its slab.
+  const bool guarded = (kFinds || kErases) && absent_needs_snapshot<F>();
   const uint32_t lane = t.lane();
   const uint32_t base = lane & ~(kTileLanes - 1);  // the tile's first lane
   const uint32_t tile_lanes = (kTileLanes == 16 ? 0xFFFFu : 0xFFu) << base;
@@ -146,6 +129,7 @@ WC_HD void slab_hash::serve_tiled(Team& t, const lane_op& mine, bool pending, la
     // inserts, the key itself (map: replace its value) or the first EMPTY
     // slot (EMPTY slots are a suffix: the map-mode argument in
     // slab_hash.hpp); searches and deletes, the key.
+    const uint32_t guard = guarded && active ? t.load(&words[kGuardLane], core::order::acquire, core::scope::gpu) : 0u;
     uint64_t pairs[kPairs];
     uint32_t found = 16;  // the lowest wanted pair of the tile's slab (16: none)
     for (uint32_t q = 0; q < kPairs; ++q) {
@@ -165,13 +149,31 @@ WC_HD void slab_hash::serve_tiled(Team& t, const lane_op& mine, bool pending, la
     for (uint32_t q = 1; q < kPairs; ++q)
       if (at / kTileLanes == q) seen = pairs[q];
     const uint32_t word = t.shfl(value_of(seen), at_lane);  // the found pair's value, or else the link
+    // A miss under the guard: the read was a snapshot when every lane of
+    // the tile saw one quiet guard word before its loads and the same after.
+    bool torn = false;
+    if (guarded) {
+      bool lane_torn = false;
+      if (active && !hit) {
+        t.fence(core::order::acq_rel, core::scope::gpu);
+        const uint32_t after = t.load(&words[kGuardLane], core::order::relaxed, core::scope::gpu);
+        lane_torn = after != guard || !guard_quiet(guard);
+      }
+      const uint32_t tile_guard = t.shfl(guard, base);
+      torn = (t.ballot(lane_torn || guard != tile_guard) & tile_lanes) != 0 && !hit;
+    }
     bool won = false;
     if constexpr (kInserts || kErases) {
       bool ok = false;
       if (hit && (inserting || erasing)) {
         uint64_t* slot = pair_at(words, 2 * at);
-        if (erasing && lane == at_lane)  // map: the pair seen becomes a tombstone
+        if (erasing && !multi && lane == at_lane)  // map: the pair seen becomes a tombstone
           ok = t.cas(slot, seen, pair(kDeletedKey, kEmptyValue), core::order::relaxed, core::scope::gpu) == seen;
+        if (erasing && multi && lane == at_lane) {  // multimap: the pair seen becomes EMPTY, inside the guard
+          guard_enter(t, words);
+          ok = t.cas(slot, seen, kEmptyPair, core::order::relaxed, core::scope::gpu) == seen;
+          guard_leave(t, words);
+        }
         if (inserting && !multi && lane == at_lane)  // map: against the pair seen, read whole
           ok = t.cas(slot, seen, pair(key, value), core::order::relaxed, core::scope::gpu) == seen;
         if (inserting && multi && lane == src)  // multimap: the owner claims the EMPTY slot
@@ -187,7 +189,7 @@ WC_HD void slab_hash::serve_tiled(Team& t, const lane_op& mine, bool pending, la
     if (active) {
       if (inserting || erasing ? won : hit) {
         finished = true;
-      } else if (hit) {  // lost the slot to another warp
+      } else if (hit || torn) {  // lost the slot to another warp, or a delete overlapped the read: this slab again
         if (!t.spin(words, ++iterations)) finished = true, status = core::op_status::gave_up;
       } else if (word == slab_alloc::kEmptyPointer) {
         if (inserting) needs_slab = true;
@@ -201,8 +203,13 @@ WC_HD void slab_hash::serve_tiled(Team& t, const lane_op& mine, bool pending, la
       }
     }
     if (finished && lane == src) {
-      got_code = code(status, inserting ? ResultKind::None : erasing ? ResultKind::Bool : hit ? ResultKind::Value : ResultKind::Absent);
-      got_value = erasing ? (won ? 1u : 0u) : inserting ? 0u : hit ? word : 0u;
+      // Map deletes answer whether they removed the key; multimap deletes
+      // and searches, the value found, or absent.
+      got_code = code(status, inserting                 ? ResultKind::None
+                              : erasing && !multi        ? ResultKind::Bool
+                              : (erasing ? won : hit)    ? ResultKind::Value
+                                                         : ResultKind::Absent);
+      got_value = inserting ? 0u : erasing && !multi ? (won ? 1u : 0u) : (erasing ? won : hit) ? word : 0u;
     }
     if (finished) {
       queue &= queue - 1;

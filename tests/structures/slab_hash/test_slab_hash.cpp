@@ -18,6 +18,10 @@
 namespace warpcheck {
 namespace {
 
+using test::across_slabs;
+using test::directed_absent_race;
+using test::DirectedRace;
+using test::inside_one_slab;
 using test::run_bulk_in_simulator;
 using test::sim_for;
 using test::small_table;
@@ -65,100 +69,6 @@ TEST(SlabHash, LongListsStayCorrect) {
       ASSERT_EQ(check_history(r.run.history).verdict, Verdict::Linearizable) << "seed " << seed;
     }
   }
-}
-
-// Directed races on multimap absent answers. Team 0 runs a set-up alone;
-// then, together, team 1 searches key 1, team 2 inserts it and team 3
-// erases one instance (after team 2's insert returned, when asked).
-struct RaceScript {
-  std::vector<core::workload_op> setup;  // team 0's
-  core::workload_op search, insert, erase;
-  bool erase_after_insert = false;
-};
-
-struct DirectedRace {
-  Verdict verdict;
-  bool search_absent;  // did the search answer "absent"
-};
-
-core::workload_op op_of(OpKind k, int64_t key, int64_t value = 0) { return core::workload_op{key, value, k, true}; }
-
-DirectedRace directed_absent_race(const RaceScript& script, uint64_t seed, slab_hash_mutant mutant = slab_hash_mutant::none,
-                                  sim::SchedulerKind scheduler = sim::SchedulerKind::Random) {
-  SlabHashConfig c = small_table(slab_hash_mode::multimap, mutant);
-  c.teams = 4;
-  c.keys = 1000;
-  const HostMemory memory(slab_hash_layout(c));
-  const slab_hash table = slab_hash_view(c, seed, memory.pointers());
-  HostLog log(4, 32);
-  uint32_t go = 0, inserted = 0;
-  sim::SimConfig config = sim_for(4, seed, scheduler);
-  // One change point in the race. Tuned by trying: with the slab read in
-  // 64-bit pairs and no re-read of a found pair, 1,000 catches the
-  // unguarded read in 5 of 3,000 seeds (800: 4, 1,500: 4; the earlier
-  // 32-bit reads: 7 at 500, and none now).
-  config.pct_steps = 1000;
-  config.spin_bound = 1'000'000;  // teams 1-3 wait out team 0's set-up
-  sim::Simulator simulator(config);
-  memory.add_shadow_pools(simulator.shadow());
-  bool absent = false;
-  auto wait_for = [](sim::sim_team& t, uint32_t* flag) {
-    core::bounded_spin<sim::sim_team> wait(t, flag);
-    while (t.load(flag, core::order::acquire, core::scope::gpu) == 0) wait.again();
-  };
-  const sim::RunReport report = simulator.run([&](sim::sim_team& t) {
-    const uint32_t team = t.team_id();
-    std::vector<core::workload_op> ops =
-        team == 0 ? script.setup : std::vector<core::workload_op>{team == 1 ? script.search : team == 2 ? script.insert : script.erase};
-    if (team > 0) wait_for(t, &go);
-    if (team == 3 && script.erase_after_insert) wait_for(t, &inserted);
-    slab_hash::lane_state state{};
-    for (size_t i = 0; i < ops.size(); ++i) {
-      uint32_t slot = 0;
-      if (t.lane() == 0) slot = log.view().begin(t, team, ops[i].kind, ops[i].key, ops[i].value, 0, uint32_t(i));
-      t.sync();
-      const core::op_result r = table.apply(t, ops[i], state);
-      if (t.lane() == 0) log.view().end(t, team, slot, r.kind, r.value);
-      if (team == 1 && t.lane() == 0) absent = r.kind == ResultKind::Absent;
-    }
-    if (team == 0 && t.lane() == 0) t.store(&go, 1u, core::order::release, core::scope::gpu);
-    if (team == 2 && t.lane() == 0) t.store(&inserted, 1u, core::order::release, core::scope::gpu);
-  });
-  EXPECT_TRUE(report.ok()) << report.message << "\n" << report.details;
-  HistoryMeta meta;
-  meta.model = ModelId::Multimap;
-  return {check_history(history_from_log(log, meta)).verdict, absent};
-}
-
-// Across slabs: team 0 fills the base slab, puts key 1 into a second slab
-// and frees a base-slab slot; the insert can land in that slot behind the
-// search while the erase removes the instance ahead of it. The search can
-// answer "absent" although an instance was in the table at every moment:
-// still linearizable (see slab_hash.hpp), and the checker must agree.
-RaceScript across_slabs() {
-  RaceScript r;
-  for (int64_t k = 100; k < 115; ++k) r.setup.push_back(op_of(OpKind::Insert, k, k));
-  r.setup.push_back(op_of(OpKind::Insert, 1, 1));
-  r.setup.push_back(op_of(OpKind::Erase, 100));
-  r.search = op_of(OpKind::Find, 1);
-  r.insert = op_of(OpKind::Insert, 1, 2);
-  r.erase = op_of(OpKind::Erase, 1);
-  return r;
-}
-
-// Inside one slab (PCT's seed 2481 of the multimap stress, made directed):
-// instance A in slot 0, B inserted into slot 1, then A erased. A search
-// whose lane for slot 0 reads after the erase and whose lane for slot 1
-// reads before the insert sees neither, though one instance was present at
-// every moment: not linearizable, unless the delete guard rejects the read.
-RaceScript inside_one_slab() {
-  RaceScript r;
-  r.setup.push_back(op_of(OpKind::Insert, 1, 66));
-  r.search = op_of(OpKind::Find, 1);
-  r.insert = op_of(OpKind::Insert, 1, 8);
-  r.erase = op_of(OpKind::Erase, 1);
-  r.erase_after_insert = true;
-  return r;
 }
 
 TEST(SlabHash, MultimapSearchThatMissesAMovingKeyAcrossSlabsIsStillLinearizable) {

@@ -52,5 +52,46 @@ TEST(SlabHashTiles, MultimapRoundsAreLinearizableUnderManySchedules) {
   tiled_rounds_under_many_schedules<slab_hash_mode::multimap, 8>(80);
 }
 
+// The inside-one-slab race (test_slab_hash.cpp's, for serve()) with each
+// team's operation served as a round by tiles of `Tile` lanes, the delete
+// guard's seqlock snapshot taken by the tile (or, planted, not): guarded,
+// the search never answers absent while an instance was present at every
+// moment; unguarded, the race shows as a violation in some seeds (the
+// race is exercised).
+template <uint32_t Tile, int Plant>
+struct ServeAsRound {
+  core::op_result operator()(sim::sim_team& t, const slab_hash& table, const core::workload_op& op,
+                             slab_hash::lane_state& state) const {
+    const slab_hash_fixed<slab_hash_mode::multimap, Plant, Tile> s{table};
+    const bool mine = t.lane() == 0;  // lane 0 holds the team's operation
+    const slab_hash::lane_op prepared =
+        mine ? s.prepare(op.kind, static_cast<uint32_t>(op.key), static_cast<uint32_t>(op.value)) : slab_hash::lane_op{};
+    return s.serve_round(t, prepared, mine, state);
+  }
+};
+
+template <uint32_t Tile>
+void torn_tile_read_never_answers_absent(uint64_t seeds) {
+  int caught_without_guard = 0;
+  for (uint64_t seed = 1; seed <= seeds; ++seed) {
+    const auto targeted = sim::SchedulerKind::Targeted;  // preempted inside its read of the slab until writes tear it
+    const test::DirectedRace guarded =
+        test::directed_absent_race(test::inside_one_slab(), seed, structures::slab_hash_mutant::none, targeted, ServeAsRound<Tile, 0>{});
+    ASSERT_EQ(guarded.verdict, Verdict::Linearizable) << "tiles of " << Tile << ", seed " << seed;
+    ASSERT_FALSE(guarded.search_absent) << "tiles of " << Tile << ", seed " << seed << ": an instance was present at every moment";
+    const test::DirectedRace unguarded = test::directed_absent_race(
+        test::inside_one_slab(), seed, structures::slab_hash_mutant::none, targeted, ServeAsRound<Tile, slab_hash::kPlantUnguardedAbsent>{});
+    ASSERT_EQ(unguarded.search_absent, unguarded.verdict == Verdict::Violation) << "tiles of " << Tile << ", seed " << seed;
+    caught_without_guard += unguarded.verdict == Verdict::Violation;
+  }
+  EXPECT_GT(caught_without_guard, 0) << "tiles of " << Tile << ": the torn read never happened: the race was not exercised";
+  testing::Test::RecordProperty("violations_without_guard_tiles_of_" + std::to_string(Tile), caught_without_guard);
+}
+
+TEST(SlabHashTiles, TornTileReadNeverAnswersAbsentUnderTheDeleteGuard) {
+  torn_tile_read_never_answers_absent<16>(1000);
+  torn_tile_read_never_answers_absent<8>(1000);
+}
+
 }  // namespace
 }  // namespace warpcheck
