@@ -44,7 +44,8 @@ inline sim::SimConfig sim_for(uint32_t teams, uint64_t seed, sim::SchedulerKind 
 template <class Structure>
 void run_bulk_in_simulator(const Structure& table, const HostMemory& memory, const SlabHashConfig& c, uint64_t seed, int record,
                            uint32_t per_lane, const char* what,
-                           sim::SchedulerKind scheduler = sim::SchedulerKind::Random) {
+                           sim::SchedulerKind scheduler = sim::SchedulerKind::Random,
+                           sim::MemoryModel memory_model = sim::MemoryModel::sc) {
   const WorkloadShape shape = slab_hash_shape(c);
   const auto ops = materialize(shape, generate_slots(shape, seed));
   std::vector<uint32_t> keys, values;
@@ -68,7 +69,9 @@ void run_bulk_in_simulator(const Structure& table, const HostMemory& memory, con
   batch_log batch;
   batch.stamps = stamps.data();
   batch.results = results.data();
-  sim::Simulator simulator(sim_for(teams, seed, scheduler));
+  sim::SimConfig config = sim_for(teams, seed, scheduler);
+  config.memory_model = memory_model;
+  sim::Simulator simulator(config);
   memory.add_shadow_pools(simulator.shadow());
   const sim::RunReport r = simulator.run([&](sim::sim_team& t) {
     const uint64_t first = uint64_t(t.team_id()) * per_team;
