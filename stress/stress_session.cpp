@@ -305,7 +305,9 @@ StressOptions SeedRunner::loop_options(uint64_t first_seed, uint64_t seeds) cons
 
 int run_stress_request(const StressRequest& req, std::ostream& out, std::ostream& err) {
   if (req.options.flag("in-simulator")) return run_repro_in_simulator(req, out, err);
-  if (req.options.given("tries")) throw std::invalid_argument("--tries counts the guided tries of warpcheck repro DIR/history.bin --in-simulator");
+  for (const char* name : {"tries", "unguided"})
+    if (req.options.given(name))
+      throw std::invalid_argument("--" + std::string(name) + " goes with warpcheck repro DIR/history.bin --in-simulator");
   const Structure& st = *req.structure;
   const SeedRunner runner(req);
   const Options& o = runner.options();
@@ -345,8 +347,11 @@ int run_stress_request(const StressRequest& req, std::ostream& out, std::ostream
       g.recipe = {};
       return target.gpu(g, runner.workload(g.seed)).kernel_ms;
     }, loop.first_seed, out);
-  if (repro && backend == Backend::Gpu)
+  if (repro && backend == Backend::Gpu) {
     out << "the failure recurred in " << sum.failed_runs << " of " << sum.runs << " reruns (GPU runs are not deterministic)\n";
+    if (!req.history_path.empty())
+      out << "in the simulator, guided by its history: warpcheck repro " << req.history_path << " --in-simulator\n";
+  }
   if (repro && backend == Backend::Sim && sum.first_failure && !sum.first_failure->run.schedule.empty() &&
       sum.first_failure->run.schedule.size() <= 2000)
     out << "schedule: " << sum.first_failure->run.schedule << "\n";

@@ -114,6 +114,8 @@ OptionTable run_options() {
       session_option(flag_option("in-simulator", "repro of a GPU run's history: reproduce it in the simulator, guided by the "
                                                  "history's order (--tries), and write a seed and schedule that replay it")),
       session_option(integer_option("tries", "repro --in-simulator: guided tries, schedule seeds 1 to N", "100", 1, 1u << 20)),
+      session_option(flag_option("unguided", "repro --in-simulator: the tries under the run's declared simulator scheduler "
+                                             "instead, not guided (a comparison)")),
       session_option(integer_option("shrink-tries", "runs the shrinker may spend on a failing workload", "200", 0, 1u << 20)),
       session_option(flag_option("keep-going", "run every seed, also after a failure")),
       session_option(flag_option("quiet", "no progress line")),

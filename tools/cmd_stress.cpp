@@ -54,12 +54,12 @@ int stress_or_repro(int argc, char** argv, bool repro) {
     if (repro) {
       if (args.positional().size() != 1)
         throw UsageError("usage: warpcheck repro SEED [the stress options of the run] | warpcheck repro DIR/history.bin "
-                         "[--in-simulator [--tries N]] [--out DIR]");
+                         "[--in-simulator [--tries N] [--unguided]] [--out DIR]");
       const std::string& what = args.positional()[0];
       if (std::filesystem::exists(what)) {
         if (named)
           throw UsageError("a history holds its structure and configuration: give only session options (--out, --quiet, --times, "
-                           "--in-simulator, --tries)");
+                           "--in-simulator, --tries, --unguided)");
         const std::string path = std::filesystem::is_directory(what) ? what + "/history.bin" : what;
         std::set<std::string> flags = args.flags();
         flags.erase("help");

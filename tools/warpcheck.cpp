@@ -27,7 +27,7 @@ constexpr const char* kUsage =
     "  stress [--structure S] [options]   run a structure under many seeds; check every history (stress --help)\n"
     "  stress [--structure S] --list-mutants [--json]\n"
     "  repro SEED [the stress options] | repro DIR/history.bin   a failure again\n"
-    "  repro DIR/history.bin --in-simulator [--tries N] [--out DIR]   a GPU run's failure in the simulator, guided by\n"
+    "  repro DIR/history.bin --in-simulator [--tries N] [--out DIR] [--unguided]   a GPU run's failure in the simulator, guided by\n"
     "        its history's order: a simulator seed and schedule that replay it bit for bit\n"
     "  score [--structure S] [--backend sim|gpu] [--seeds N]   the mutation score: which oracle catches each planted bug\n"
     "  suite [--structure S] [--tag main|gpu|sanitize] [--backend B] [--out DIR]   the structures' declared stress suites\n"

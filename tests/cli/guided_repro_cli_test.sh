@@ -43,7 +43,7 @@ expect 1 repro "$gpu" --in-simulator --tries 60 --quiet
 expect 3 repro "$dir/sim/history.bin" --in-simulator
 grep -q "not a GPU run's" "$dir/out" || { cat "$dir/out"; fail "a simulator history taken for a GPU one"; }
 expect 3 repro "$gpu" --tries 5
-grep -q "tries counts the guided tries" "$dir/out" || { cat "$dir/out"; fail "--tries without --in-simulator"; }
+grep -q -- "--tries goes with warpcheck repro" "$dir/out" || { cat "$dir/out"; fail "--tries without --in-simulator"; }
 expect 3 repro "$gpu" --in-simulator --keys 4
 grep -q "the history's to say" "$dir/out" || { cat "$dir/out"; fail "a run option with a GPU history"; }
 expect 3 stress --structure sorted-set --backend sim --scheduler guided --seeds 2

@@ -253,6 +253,14 @@ TEST(GuidedReplay, NoFailureWithinTheTriesIsSaidPlainly) {
             2);
   EXPECT_NE(out.str().find("NOT reproduced in the simulator: none of 3 guided tries"), std::string::npos) << out.str();
   EXPECT_NE(out.str().find("closest to the GPU's run: schedule seed"), std::string::npos) << out.str();
+  // The comparison: the same tries under the run's own scheduler.
+  std::ostringstream unguided;
+  EXPECT_EQ(run_stress_request(request_from_history(registry(), (dir / "history.bin").string(), {{"tries", "3"}},
+                                                    {"in-simulator", "unguided", "quiet"}),
+                               unguided, err),
+            2);
+  EXPECT_NE(unguided.str().find("NOT reproduced in the simulator: none of 3 unguided tries"), std::string::npos) << unguided.str();
+  EXPECT_EQ(unguided.str().find("--scheduler guided"), std::string::npos) << unguided.str();
   std::filesystem::remove_all(dir);
 }
 
@@ -278,7 +286,7 @@ TEST(GuidedReplay, WhatCannotBeTriedIsRefusedSayingWhy) {
   refused([&] { run_stress_request(request_from_history(registry(), sim_path, {}, {"in-simulator"}), out, err); },
           "not a GPU run's");
   refused([&] { run_stress_request(request_from_history(registry(), sim_path, {{"tries", "4"}}, {}), out, err); },
-          "--tries counts the guided tries");
+          "--tries goes with warpcheck repro");
   // More lanes than the simulator takes.
   const Options big = request_from_flags(s, Backend::Gpu, "--teams 200").options;
   refused([&] { simulator_request(s, big, {}, " --scheduler guided"); }, "past the simulator's 4096");
