@@ -240,6 +240,27 @@ TEST(GuidedReplay, ReproInTheSimulatorWritesASeedAndScheduleThatReplay) {
   std::filesystem::remove_all(dir);
 }
 
+// A GPU run's recipe comes along as its simulator analogue (delays), under guidance.
+TEST(GuidedReplay, AGpuRunsRecipeComesAlongAsTheSimulatorsDelays) {
+  const auto dir = fresh_dir("recipe");
+  const Structure& s = structure("sorted-set");
+  GpuLike g = failing_gpu_like(s, "--mutant unlocked_contains --teams 3 --keys 8", 1000001);
+  Options gpu = gpu_options(g.gpu);
+  gpu.set("recipe", canonical_recipe("preset:delays"));
+  g.gpu.meta.config = run_configuration(s, gpu, nullptr);
+  std::filesystem::create_directories(dir);
+  save_history(g.gpu, (dir / "history.bin").string(), HistoryFormat::Binary);
+  std::ostringstream out, err;
+  const int code = run_stress_request(
+      request_from_history(registry(), (dir / "history.bin").string(), {{"tries", "30"}, {"out", (dir / "sim").string()}}, {"in-simulator", "quiet"}),
+      out, err);
+  EXPECT_EQ(code, 1) << out.str();
+  EXPECT_NE(out.str().find("--scheduler guided"), std::string::npos) << out.str();
+  EXPECT_NE(out.str().find(simulator_analogue(parse_recipe(canonical_recipe("preset:delays")))), std::string::npos) << out.str();
+  EXPECT_NE(out.str().find("alone (guided again): reproduced bit for bit"), std::string::npos) << out.str();
+  std::filesystem::remove_all(dir);
+}
+
 TEST(GuidedReplay, NoFailureWithinTheTriesIsSaidPlainly) {
   const auto dir = fresh_dir("none");
   const Structure& s = structure("sorted-set");
