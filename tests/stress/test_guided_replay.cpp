@@ -327,7 +327,8 @@ TEST(GuidedReplay, WhatCannotBeTriedIsRefusedSayingWhy) {
 
 // A per-warp batch recording (batch_log) gives a warp's operations one
 // interval: they order whole warps (a warp that responded before another
-// was invoked) and nothing inside a warp.
+// was invoked; a warp's first operation, the one its invocation stamp
+// proves began then, before a warp invoked later) and nothing inside a warp.
 TEST(Guidance, ABatchRecordingOrdersWholeWarpsAndNothingInsideOne) {
   auto guide = std::make_shared<sim::Guide>();
   // Warps 0 [10, 20], 1 [30, 40], 2 [15, 35]: three operations each.
@@ -357,13 +358,15 @@ TEST(Guidance, ABatchRecordingOrdersWholeWarpsAndNothingInsideOne) {
       EXPECT_FALSE(g.may_begin(op[3 + j])) << "warp 1 follows warp 0's responses";
       EXPECT_EQ(g.may_begin(op[6 + j]), !invocations) << "warp 2 follows warp 0's invocations, when those count";
     }
-    for (uint32_t j = 0; j < 3; ++j) g.begins(op[j]);
-    for (uint32_t j = 0; j < 3; ++j) EXPECT_TRUE(g.may_begin(op[6 + j])) << "nothing inside warp 0 orders warp 2";
+    g.begins(op[0]);
+    for (uint32_t j = 0; j < 3; ++j)
+      EXPECT_TRUE(g.may_begin(op[6 + j])) << "warp 0's first operation began: its later ones are not proven to have begun by 15";
+    for (uint32_t j = 1; j < 3; ++j) g.begins(op[j]);
     for (uint32_t j = 0; j < 2; ++j) g.end(log, 0, j, ResultKind::Bool, 1);
     EXPECT_FALSE(g.may_begin(op[3])) << "one of warp 0's operations has yet to respond";
     g.end(log, 0, 2, ResultKind::Bool, 0);
-    EXPECT_EQ(g.may_begin(op[3]), !invocations) << "and warp 2's invocations come before warp 1's";
-    for (uint32_t j = 0; j < 3; ++j) g.begins(op[6 + j]);
+    EXPECT_EQ(g.may_begin(op[3]), !invocations) << "and warp 2's invocation comes before warp 1's";
+    g.begins(op[6]);
     for (uint32_t j = 0; j < 3; ++j) EXPECT_TRUE(g.may_begin(op[3 + j]));
     EXPECT_EQ(g.report().compared, 3u);
     EXPECT_EQ(g.report().equal, 2u) << "one result unlike the guide's";

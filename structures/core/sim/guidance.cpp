@@ -52,6 +52,9 @@ Guidance::Guidance(std::shared_ptr<const Guide> guide, bool invocation_order)
   state_.assign(ops.size(), State::waiting);
   build(responses_, true);
   build(invocations_, false);
+  by_call_.resize(ops.size());
+  for (uint32_t i = 0; i < ops.size(); ++i) by_call_[i] = i;
+  std::stable_sort(by_call_.begin(), by_call_.end(), [&](uint32_t a, uint32_t b) { return ops[a].call < ops[b].call; });
   concurrent_left_.assign(ops.size(), 0);
   for (uint32_t i = 0; i < ops.size(); ++i) for_each_concurrent(i, [&](uint32_t) { ++concurrent_left_[i]; });
   report_.guide_ops = ops.size();
@@ -60,8 +63,18 @@ Guidance::Guidance(std::shared_ptr<const Guide> guide, bool invocation_order)
 void Guidance::build(Order& o, bool by_response) {
   const std::vector<GuideOp>& ops = guide_->ops;
   auto time = [&](uint32_t i) { return by_response ? ops[i].ret : ops[i].call; };
+  // An invocation stamp shared by a stream's operations (a warp's batch,
+  // stamped once) proves that the first of them began then, not the
+  // others: only that one counts in the invocations' order. Every one of
+  // them responded by their shared response stamp.
+  auto stamped = [&](uint32_t i) {
+    const GuideOp& o = ops[i];
+    if (o.slot == 0) return true;
+    const uint32_t previous = by_stream_[o.stream][o.slot - 1];
+    return previous == kNone || ops[previous].call != o.call;
+  };
   for (uint32_t i = 0; i < ops.size(); ++i)
-    if (!by_response || ops[i].responded()) o.by_time.push_back(i);
+    if (by_response ? ops[i].responded() : stamped(i)) o.by_time.push_back(i);
   std::stable_sort(o.by_time.begin(), o.by_time.end(), [&](uint32_t a, uint32_t b) { return time(a) < time(b); });
   o.before.resize(ops.size());
   for (uint32_t i = 0; i < ops.size(); ++i) {
@@ -80,7 +93,7 @@ void Guidance::for_each_concurrent(uint32_t op, F f) const {
   const GuideOp& x = ops[op];
   // Those invoked by x's response (the rest were invoked after it), then
   // those of them that had not responded when x was invoked.
-  const std::vector<uint32_t>& by_call = invocations_.by_time;
+  const std::vector<uint32_t>& by_call = by_call_;
   const auto end = std::upper_bound(by_call.begin(), by_call.end(), x.ret, [&](uint64_t ret, uint32_t j) { return ret < ops[j].call; });
   for (auto it = by_call.begin(); it != end; ++it)
     if (ops[*it].stream != x.stream && !(ops[*it].ret < x.call)) f(*it);

@@ -12,8 +12,10 @@
 // operations start in the GPU's order, and what they overlapped there they
 // may overlap here, the scheduler's seeded choices deciding the rest. A
 // warp recorded as one batch (batch_log: every operation with the warp's
-// interval) orders whole warps and nothing inside one: the guidance
-// constrains less there, never more than the history proves.
+// interval) orders whole warps and nothing inside one: its stamps prove
+// that all of its operations responded by its response stamp, and only
+// that its first began at its invocation stamp. The guidance constrains
+// less there, never more than the history proves.
 //
 // Operations are matched by where they were recorded: the stream (team)
 // and the position in it, which the GPU and the simulator share when they
@@ -134,6 +136,7 @@ class Guidance {
   std::vector<std::vector<uint32_t>> by_stream_;  // stream -> its operations in slot order
   Order responses_, invocations_;
   std::vector<State> state_;
+  std::vector<uint32_t> by_call_;          // every operation by invocation time
   std::vector<uint32_t> concurrent_left_;  // per operation: see concurrent_left()
   std::unordered_map<uint64_t, uint32_t> running_;  // (stream, slot) -> counterpart, until it ends
   std::vector<std::pair<const void*, uint32_t>> bases_;
