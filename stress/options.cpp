@@ -227,6 +227,19 @@ std::string Options::run_flags() const {
   return s;
 }
 
+std::string Options::run_flags_for(Backend b) const {
+  std::string s;
+  for (const OptionSpec& o : *table_) {
+    auto it = values_.find(o.name);
+    if (!o.run || it == values_.end() || o.name == "backend") continue;
+    if (!o.backends.empty() && std::find(o.backends.begin(), o.backends.end(), b) == o.backends.end()) continue;
+    if (!given_.count(o.name) && it->second == o.defaults.on(b)) continue;
+    s += " --" + o.name;
+    if (o.kind != OptionKind::Flag) s += " " + it->second;
+  }
+  return s;
+}
+
 std::string Options::run_json() const {
   std::string s = "{";
   bool first = true;

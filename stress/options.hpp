@@ -89,6 +89,12 @@ class Options {
   std::string run_flags() const;
   // {"name":"value",...} of the same (values as text).
   std::string run_json() const;
+  // The run flags that carry this run over to back-end `b`: the options
+  // that apply there (not --backend), each given here or with a value
+  // other than b's default (a shape the back-ends default differently);
+  // those defaulted alike are left to b, as an option given where it does
+  // not apply may be refused (--switch-at without the hybrid kernel).
+  std::string run_flags_for(Backend b) const;
   // The run options' values by name (what run_json holds).
   std::map<std::string, std::string> run_values() const;
 

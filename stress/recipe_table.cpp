@@ -9,6 +9,7 @@
 #include <set>
 #include <sstream>
 
+#include "stress/guided_replay.hpp"
 #include "stress/stress_session.hpp"
 
 namespace warpcheck {
@@ -40,6 +41,8 @@ struct Cell {
   std::optional<double> first_s;  // from the start of the row's campaign
   Oracles first_by = 0;
   uint64_t first_seed = 0;
+  std::optional<History> first_history;  // the first failing run's: the guide of its simulator tries
+  GpuFailure first_failure;              // how it failed: its oracles, the key of its violation
   std::vector<double> kernel_ms;
   bool active = true;
   std::string simulator = "-";
@@ -131,6 +134,9 @@ void run_once(Cell& c, const RecipeTableOptions& o, Clock::time_point start) {
         c.first_s = since(start);
         c.first_by = by;
         c.first_seed = seed;
+        c.first_failure = gpu_failure(result);
+        c.first_failure.oracles = by;
+        c.first_history = std::move(run.history);
       }
     }
   } catch (const std::exception& e) {
@@ -156,47 +162,34 @@ void campaign(const Row& row, std::vector<Cell>& cells, const RecipeTableOptions
   }
 }
 
-// The GPU failure's workload in the simulator: the GPU run's options (its
-// shape included: the GPU's defaults differ), the declared run's simulator
-// options, and the recipe's delays as the simulator's (when the declared
-// run sets none). Each schedule seed a run, until one fails.
+// The GPU failure's workload in the simulator, its shape and options
+// (the GPU's defaults differ), with the declared run's simulator options
+// and the recipe's delays as the simulator's (when the declared run sets
+// none): under schedules guided by the failure's history, and unguided (the
+// declared run's scheduler), each up to --sim-seeds tries until one fails
+// as the GPU run did (caught by an oracle that caught it there).
 std::string replay_in_simulator(const Row& row, const Cell& c, const RecipeTableOptions& o) {
   if (!o.sim_seeds) return "-";
   try {
     const Structure& s = *row.s;
-    const auto table = option_table(s);
-    std::string flags;
-    for (const auto& [name, value] : c.options->run_values()) {
-      if (name == "backend" || name == "spin-bound" || name == "recipe") continue;
-      const auto it = std::find_if(table->begin(), table->end(), [&](const OptionSpec& x) { return x.name == name; });
-      if (it == table->end()) continue;
-      if (!it->backends.empty() && std::find(it->backends.begin(), it->backends.end(), Backend::Sim) == it->backends.end()) continue;
-      flags += " --" + name + (it->kind == OptionKind::Flag ? "" : " " + value);
-    }
-    flags += " " + row.elsewhere;
-    if (row.elsewhere.find("--delays") == std::string::npos)
-      flags += simulator_analogue(gpu_settings(*c.options, 0).recipe);
-    StressRequest req = request_from_flags(s, Backend::Sim, flags);
-    Options options = req.options;
-    const Target target = s.configure(options);
+    std::string flags = row.elsewhere;
+    if (row.elsewhere.find("--delays") == std::string::npos) flags += simulator_analogue(gpu_settings(*c.options, 0).recipe);
     const Ops ops = seed_ops(c.target, c.first_seed);  // the GPU run's workload
-    if (ops.size() != target.shape.slots()) return "not tried (the simulator's shape differs from the GPU run's)";
-    if (uint64_t(target.shape.teams) * target.sim_lanes > 4096)
-      return "not tried (" + std::to_string(target.shape.teams) + " teams x " + std::to_string(target.sim_lanes) +
-             " lanes: too large for the simulator)";
-    const auto start = Clock::now();
-    sim::SimConfig cfg = simulator_config(target, options, ops, c.first_seed);
-    CheckOptions check;
-    check.timeout_seconds = o.timeout;
-    check.shrink = false;
-    uint64_t k = 0;
-    for (; k < o.sim_seeds && (k == 0 || since(start) < o.sim_budget); ++k) {
-      cfg.seed = c.first_seed + k;
-      const SeedRun run = target.sim(cfg, ops);
-      if (const Oracles by = caught_by(run, check_history(run.history, check), false))
-        return "yes (schedule seed " + std::to_string(cfg.seed) + ", " + oracle_names(by) + ")";
-    }
-    return "no (" + std::to_string(k) + " schedules)";
+    StressRequest guided = simulator_request(s, *c.options, ops, guided_flags(s, flags));
+    guided.guide = guide_from_history(*c.first_history);
+    const StressRequest unguided = simulator_request(s, *c.options, ops, flags);
+    SimulatorTries tries;
+    tries.tries = o.sim_seeds;
+    tries.check_timeout = o.timeout;
+    tries.budget_seconds = o.sim_budget;
+    auto said = [&](const SimulatorReplay& r) {
+      if (r.found) return "yes (try " + std::to_string(r.tries) + ", " + oracle_names(r.by) + ")";
+      return "no (" + std::to_string(r.tries) + " tries" + (r.out_of_budget ? ", out of time" : "") + ")";
+    };
+    const SimulatorReplay g = reproduce_in_simulator(guided, c.first_failure, tries);
+    std::string text = "guided " + said(g);
+    if (!g.found && g.closest) text += " [closest: " + std::to_string(g.closest->equal) + "/" + std::to_string(g.closest->compared) + " results as on the GPU]";
+    return text + "; unguided " + said(reproduce_in_simulator(unguided, c.first_failure, tries));
   } catch (const std::exception& e) {
     return std::string("not tried: ") + e.what();
   }

@@ -3,7 +3,8 @@
 // --runs runs a recipe within a time budget a mutant; caught/runs, time to
 // the first catch (from the start of the mutant's campaign: its recipes
 // take turns, a seed each), and whether the first GPU failure's workload
-// fails in the simulator too (the recipe's delays as the simulator's).
+// fails in the simulator too, as it did on the GPU (the recipe's delays as
+// the simulator's): under schedules guided by its history, and unguided.
 // And each structure unmutated, under the same recipes: false alarms, and
 // the slowdown (kernel time a run against the recipe `off`).
 #pragma once
@@ -26,7 +27,8 @@ struct RecipeTableOptions {
   bool mutants = true, correct = true;
   std::vector<std::string> only_mutants;  // empty: all
   // The first GPU failure of a mutant, in the simulator: its workload under
-  // up to sim_seeds schedules, within sim_budget seconds (0 seeds: not tried).
+  // up to sim_seeds guided schedules and as many unguided ones, each within
+  // sim_budget seconds (0 seeds: not tried).
   uint64_t sim_seeds = 20;
   double sim_budget = 10;
   // Where the rows go: DIR/by_recipe.md, DIR/by_mutant.md, DIR/correct.md,

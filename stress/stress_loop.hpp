@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "linearizability/checker.hpp"
+#include "structures/core/sim/guidance.hpp"
 
 namespace warpcheck {
 
@@ -32,6 +33,7 @@ struct SeedRun {
   uint64_t steps = 0;         // simulator steps
   double kernel_ms = 0;       // GPU: the recorded launch's kernel time
   std::string launch;         // GPU, perturbed: the launch's shape, in words
+  std::optional<sim::GuidanceReport> guidance;  // a guided simulator run: how closely it followed the GPU's history
   // A fault, a broken invariant or a violation; with points_must_hold,
   // also linearization-point hints that do not explain the history.
   bool failed(const CheckResult& c, bool points_must_hold = false) const {

@@ -9,6 +9,8 @@
 #include "linearizability/detail/json_cursor.hpp"
 #include "linearizability/formats.hpp"
 #include "linearizability/json_string.hpp"
+#include "stress/guided_replay.hpp"
+#include "stress/repro_in_simulator.hpp"
 #include "stress/stress_report.hpp"
 
 namespace warpcheck {
@@ -41,8 +43,10 @@ sim::SimConfig simulator_config(const Target& t, Options& o, const Ops& probe_wo
   const std::string& scheduler = o.text("scheduler");
   s.scheduler = scheduler == "pct"        ? sim::SchedulerKind::Pct
                 : scheduler == "targeted" ? sim::SchedulerKind::Targeted
+                : scheduler == "guided"   ? sim::SchedulerKind::Guided
                                           : sim::SchedulerKind::Random;
   s.pct_depth = uint32_t(o.integer("pct-depth"));
+  s.guide_invocations = o.text("guide-order") != "real-time";
   s.spin_bound = o.integer("spin-bound");
   s.delay_probability = o.real("delays");
   s.delay_steps = o.integer("delay-steps");
@@ -101,20 +105,11 @@ std::optional<ShrunkFailure> shrink_failure(const Target& t, const sim::SimConfi
 }
 
 StressRequest request_from_flags(const Structure& s, Backend b, const std::string& flags) {
-  const auto table = option_table(s);
-  std::map<std::string, std::string> values;
+  std::map<std::string, std::string> values;  // a later value of an option replaces an earlier one
   std::set<std::string> set_flags;
-  std::istringstream in(flags);
-  std::string token;
-  while (in >> token) {
-    if (token.rfind("--", 0) != 0) throw std::invalid_argument("expected --option in '" + flags + "', got '" + token + "'");
-    const std::string name = token.substr(2);
-    const auto it = std::find_if(table->begin(), table->end(), [&](const OptionSpec& o) { return o.name == name; });
-    if (it != table->end() && it->kind == OptionKind::Flag) {
-      set_flags.insert(name);
-    } else if (!(in >> values[name])) {
-      throw std::invalid_argument("--" + name + " needs a value in '" + flags + "'");
-    }
+  for (const FlagItem& f : flag_items(s, flags)) {
+    if (f.flag) set_flags.insert(f.name);
+    else values[f.name] = f.value;
   }
   if (values.count("backend")) {
     const auto parsed = parse_backend(values["backend"]);
@@ -256,6 +251,7 @@ StressRequest request_from_history(const Registry& reg, const std::string& path,
   StressRequest r = request_from_configuration(reg, h.meta.config, path, session_values, session_flags);
   r.repro_seed = h.meta.seed;
   r.original = encode_binary(h);
+  r.history_path = path;
   return r;
 }
 
@@ -269,7 +265,10 @@ SeedRunner::SeedRunner(const StressRequest& req)
     throw std::invalid_argument("--require-points: " + st.spec.name + "'s points are judged in sequentially consistent simulator runs only: " +
                                 st.spec.points_only_in_simulator);
   const uint64_t first = req.repro_seed ? *req.repro_seed : options_.integer("seed");
-  if (backend == Backend::Sim) sim_ = simulator_config(target_, options_, workload(first), first);
+  if (backend == Backend::Sim) {
+    sim_ = simulator_config(target_, options_, workload(first), first);
+    if (sim_.scheduler == sim::SchedulerKind::Guided && req.schedule.empty()) sim_.guide = guide_of(req, target_, workload(first));
+  }
   config_ = run_configuration(st, options_, req.workload ? &*req.workload : nullptr);
 }
 
@@ -305,6 +304,10 @@ StressOptions SeedRunner::loop_options(uint64_t first_seed, uint64_t seeds) cons
 }
 
 int run_stress_request(const StressRequest& req, std::ostream& out, std::ostream& err) {
+  if (req.options.flag("in-simulator")) return run_repro_in_simulator(req, out, err);
+  for (const char* name : {"tries", "unguided"})
+    if (req.options.given(name))
+      throw std::invalid_argument("--" + std::string(name) + " goes with warpcheck repro DIR/history.bin --in-simulator");
   const Structure& st = *req.structure;
   const SeedRunner runner(req);
   const Options& o = runner.options();
@@ -344,8 +347,11 @@ int run_stress_request(const StressRequest& req, std::ostream& out, std::ostream
       g.recipe = {};
       return target.gpu(g, runner.workload(g.seed)).kernel_ms;
     }, loop.first_seed, out);
-  if (repro && backend == Backend::Gpu)
+  if (repro && backend == Backend::Gpu) {
     out << "the failure recurred in " << sum.failed_runs << " of " << sum.runs << " reruns (GPU runs are not deterministic)\n";
+    if (!req.history_path.empty())
+      out << "in the simulator, guided by its history: warpcheck repro " << req.history_path << " --in-simulator\n";
+  }
   if (repro && backend == Backend::Sim && sum.first_failure && !sum.first_failure->run.schedule.empty() &&
       sum.first_failure->run.schedule.size() <= 2000)
     out << "schedule: " << sum.first_failure->run.schedule << "\n";

@@ -4,6 +4,7 @@
 // and replay a failure from its history alone.
 #pragma once
 #include <map>
+#include <memory>
 #include <optional>
 #include <ostream>
 #include <set>
@@ -27,6 +28,10 @@ struct StressRequest {
   std::optional<Ops> workload;         // --workload @FILE, or the one a history holds
   std::string schedule;                // --schedule: a printed schedule to replay
   std::optional<std::string> original; // repro of a history file: its bytes, compared with the rerun's
+  std::string history_path;            // repro of a history file: where it is
+  // A guided simulator run's guide, when the caller holds the GPU run's
+  // history (the recipe table); else --guide names its file.
+  std::shared_ptr<const sim::Guide> guide;
 };
 
 // Options parsed for a structure: the run's values and flags by name, the

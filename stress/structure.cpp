@@ -60,9 +60,18 @@ OptionTable run_options() {
                                "(default: the GPU when there is one)", Defaults{}, {"sim", "threads", "gpu"}),
       session_option(integer_option("seeds", "runs, one seed each", "100", 1, uint64_t(1) << 40)),
       session_option(integer_option("seed", "the first seed", "1", 0, UINT64_MAX)),
-      only_on(sim, choice_option("scheduler", "the simulator's schedule: uniform random, PCT, or targeted (random, and a team "
+      only_on(sim, choice_option("scheduler", "the simulator's schedule: uniform random, PCT, targeted (random, and a team "
                                               "preempted inside its read of one object until writes tear it, or at a lock "
-                                              "hand-off: --preempt-*)", "random", {"random", "pct", "targeted"})),
+                                              "hand-off: --preempt-*), or guided (targeted, in the order of a GPU run's history: "
+                                              "--guide)", "random", {"random", "pct", "targeted", "guided"})),
+      only_on(sim, named_value("FILE", text_option("guide", "guided: the GPU run's history whose order the run follows (an "
+                                                            "operation begins once those that responded before it there have "
+                                                            "here); its workload too (--workload)", Defaults{}, {}))),
+      only_on(sim, choice_option("guide-order", "guided: the orders of the GPU's history that the run follows: real-time (an "
+                                                "operation begins once those that responded before its invocation there have "
+                                                "here) or invocations (and once those invoked before it there have begun here; "
+                                                "the default)",
+                                 Defaults{}, {"real-time", "invocations"})),
       only_on(sim, integer_option("pct-depth", "PCT's bug depth d (d - 1 priority change points)", "3", 1, 64)),
       only_on(sim, integer_option("pct-steps", "PCT's step estimate k (default: one run's steps, measured)", Defaults{}, 1,
                                   uint64_t(1) << 40)),
@@ -102,6 +111,11 @@ OptionTable run_options() {
       session_option(named_value("DIR", text_option("out", "write a failure's history, HTML report, workload and schedule here", Defaults{}, {}))),
       session_option(real_option("timeout", "seconds the checker may spend on one history", "60", 0.001, 1e7)),
       session_option(integer_option("times", "repro on the GPU: reruns of the seed", "20", 1, 1u << 20)),
+      session_option(flag_option("in-simulator", "repro of a GPU run's history: reproduce it in the simulator, guided by the "
+                                                 "history's order (--tries), and write a seed and schedule that replay it")),
+      session_option(integer_option("tries", "repro --in-simulator: guided tries, schedule seeds 1 to N", "100", 1, 1u << 20)),
+      session_option(flag_option("unguided", "repro --in-simulator: the tries under the run's declared simulator scheduler "
+                                             "instead, not guided (a comparison)")),
       session_option(integer_option("shrink-tries", "runs the shrinker may spend on a failing workload", "200", 0, 1u << 20)),
       session_option(flag_option("keep-going", "run every seed, also after a failure")),
       session_option(flag_option("quiet", "no progress line")),
@@ -129,25 +143,33 @@ std::shared_ptr<const OptionTable> option_table(const Structure& s) {
   return table;
 }
 
-SplitFlags split_flags(const Structure& s, const std::string& flags, Backend b) {
+std::vector<FlagItem> flag_items(const Structure& s, const std::string& flags) {
   const auto table = option_table(s);
-  SplitFlags out;
+  std::vector<FlagItem> out;
   std::istringstream in(flags);
   std::string token;
   while (in >> token) {
     if (token.rfind("--", 0) != 0) throw std::invalid_argument("expected --option in '" + flags + "', got '" + token + "'");
-    const std::string name = token.substr(2);
-    const auto it = std::find_if(table->begin(), table->end(), [&](const OptionSpec& o) { return o.name == name; });
-    std::string text = " " + token;
-    if (it == table->end() || it->kind != OptionKind::Flag) {
-      std::string v;
-      if (!(in >> v)) throw std::invalid_argument(token + " needs a value in '" + flags + "'");
-      text += " " + v;
-    }
-    const bool here = it == table->end() || it->backends.empty() ||
-                      std::find(it->backends.begin(), it->backends.end(), b) != it->backends.end();
-    (here ? out.here : out.elsewhere) += text;
+    FlagItem item;
+    item.name = token.substr(2);
+    const auto it = std::find_if(table->begin(), table->end(), [&](const OptionSpec& o) { return o.name == item.name; });
+    if (it != table->end()) item.backends = it->backends;
+    item.flag = it != table->end() && it->kind == OptionKind::Flag;
+    if (!item.flag && !(in >> item.value)) throw std::invalid_argument(token + " needs a value in '" + flags + "'");
+    out.push_back(std::move(item));
   }
+  return out;
+}
+
+std::string FlagItem::text() const { return " --" + name + (flag ? "" : " " + value); }
+
+bool FlagItem::applies_on(Backend b) const {
+  return backends.empty() || std::find(backends.begin(), backends.end(), b) != backends.end();
+}
+
+SplitFlags split_flags(const Structure& s, const std::string& flags, Backend b) {
+  SplitFlags out;
+  for (const FlagItem& f : flag_items(s, flags)) (f.applies_on(b) ? out.here : out.elsewhere) += f.text();
   return out;
 }
 

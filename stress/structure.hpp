@@ -148,6 +148,18 @@ struct Structure {
 // Every option a run of `s` takes: the stress run's, --mutant and --fixes
 // from the catalogues, then the structure's own.
 std::shared_ptr<const OptionTable> option_table(const Structure& s);
+// A run's stress options ("--mode map --scheduler pct"), one item an
+// option: its name, its value (none for a flag), its declaration (null for
+// a name the table lacks). Throws std::invalid_argument for a token that
+// is not an option, or an option without its value.
+struct FlagItem {
+  std::string name, value;
+  bool flag = false;
+  std::vector<Backend> backends;  // where it applies (empty: everywhere, or a name the table lacks)
+  std::string text() const;       // " --name value"
+  bool applies_on(Backend b) const;
+};
+std::vector<FlagItem> flag_items(const Structure& s, const std::string& flags);
 // A run's stress options ("--mode map --scheduler pct") split by back-end:
 // those that apply on `b`, and those that do not (the simulator's
 // --scheduler, --memory-model, ... for the GPU), each as " --name value".

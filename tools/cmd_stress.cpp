@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "stress/catalogue.hpp"
+#include "stress/guided_bench.hpp"
 #include "stress/mutation_score.hpp"
 #include "stress/recipe_table.hpp"
 #include "stress/stress_session.hpp"
@@ -52,10 +53,13 @@ int stress_or_repro(int argc, char** argv, bool repro) {
     StressRequest request;
     if (repro) {
       if (args.positional().size() != 1)
-        throw UsageError("usage: warpcheck repro SEED [the stress options of the run] | warpcheck repro DIR/history.bin");
+        throw UsageError("usage: warpcheck repro SEED [the stress options of the run] | warpcheck repro DIR/history.bin "
+                         "[--in-simulator [--tries N] [--unguided]] [--out DIR]");
       const std::string& what = args.positional()[0];
       if (std::filesystem::exists(what)) {
-        if (named) throw UsageError("a history holds its structure and configuration: give only session options (--out, --quiet, --times)");
+        if (named)
+          throw UsageError("a history holds its structure and configuration: give only session options (--out, --quiet, --times, "
+                           "--in-simulator, --tries, --unguided)");
         const std::string path = std::filesystem::is_directory(what) ? what + "/history.bin" : what;
         std::set<std::string> flags = args.flags();
         flags.erase("help");
@@ -122,6 +126,43 @@ int run_score(int argc, char** argv) {
   return off ? 1 : 0;
 }
 
+int run_guided_bench(int argc, char** argv) {
+  static constexpr const char* kUsage =
+      "usage: warpcheck guided-bench --structure S [the stress options of a failing simulator run] [--histories N]\n"
+      "                              [--tries T] [--seed K] [--seeds M] [--keep DIR]\n"
+      "The guided replay's measurement: the first N (20) failing simulator runs from seed K (1000001) on, within M\n"
+      "(20000) seeds, each relabeled as a GPU run's history (no schedule, GPU timestamps, the GPU back-end's\n"
+      "configuration), reproduced in the simulator by up to T (100) guided tries (--scheduler guided) and as many\n"
+      "unguided ones (the run's own scheduler), schedule seeds 1 to T: tries to reproduce, side by side.\n"
+      "--keep DIR: each GPU-like history written as DIR/seed-K/history.bin (for warpcheck repro --in-simulator).\n";
+  const Registry& reg = registry();
+  const Structure* named = structure_named(reg, argc, argv);
+  const Args args = parse_line(argc, argv, named ? *named : reg.structures.front(), {"help"}, {"histories", "keep"});
+  if (args.flag("help")) {
+    std::cout << kUsage;
+    return 0;
+  }
+  if (!named) throw UsageError(std::string("--structure is required\n") + kUsage);
+  if (!args.positional().empty()) throw UsageError(std::string("takes no positional arguments\n") + kUsage);
+  std::map<std::string, std::string> values = values_of(args);
+  values.erase("histories");
+  values.erase("keep");
+  try {
+    const StressRequest request = make_request(*named, Backend::Sim, values, args.flags());
+    const Options& o = request.options;
+    GuidedBenchOptions b;
+    b.histories = args.integer("histories", b.histories, 1, 1u << 20);
+    if (o.given("seed")) b.first_seed = o.integer("seed");
+    if (o.given("seeds")) b.max_seeds = o.integer("seeds");
+    if (o.given("tries")) b.tries = o.integer("tries");
+    b.check_timeout = o.real("timeout");
+    b.keep_dir = args.value("keep").value_or("");
+    return print_guided_bench(request, b, std::cout, std::cerr);
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(e.what());
+  }
+}
+
 int run_recipes(int argc, char** argv) {
   static constexpr const char* kRecipesUsage =
       "usage: warpcheck recipes [--structure S] [--mutants NAME,...|none] [--no-correct] [--recipes R;R;...]\n"
@@ -132,8 +173,9 @@ int run_recipes(int argc, char** argv) {
       "each recipe (default 'off;preset:delays;preset:tear;preset:storm'): the recipes take turns, a seed each,\n"
       "until each has run --runs (100) seeds, or caught the bug and run --enough (20), or the row's --budget\n"
       "(20 s, all recipes together) is spent. Time to first catch counts from the start of the row. The first\n"
-      "GPU failure's workload is then run in the simulator (--sim-seeds 20 schedules, --sim-budget 10 s; the\n"
-      "recipe's delays as the simulator's --delays). Each structure unmutated runs the same recipes: false\n"
+      "GPU failure's workload is then run in the simulator until a run fails as it did, guided by its history's\n"
+      "order and unguided (--sim-seeds 20 schedules each, --sim-budget 10 s each; the recipe's delays as the\n"
+      "simulator's --delays). Each structure unmutated runs the same recipes: false\n"
       "alarms, and the slowdown (kernel time against 'off'). --timeout: the checker's seconds a history (5).\n"
       "--append DIR: rows appended to DIR/by_recipe.md, by_mutant.md, correct.md (one table from many runs).\n"
       "--plan: print, without running anything, one line a structure with a GPU back-end: its name and its\n"

@@ -15,5 +15,6 @@ int run_score(int argc, char** argv);
 int run_suite(int argc, char** argv);
 int run_campaign(int argc, char** argv);
 int run_recipes(int argc, char** argv);
+int run_guided_bench(int argc, char** argv);
 
 }  // namespace warpcheck::cli

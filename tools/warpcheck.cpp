@@ -27,6 +27,8 @@ constexpr const char* kUsage =
     "  stress [--structure S] [options]   run a structure under many seeds; check every history (stress --help)\n"
     "  stress [--structure S] --list-mutants [--json]\n"
     "  repro SEED [the stress options] | repro DIR/history.bin   a failure again\n"
+    "  repro DIR/history.bin --in-simulator [--tries N] [--out DIR] [--unguided]   a GPU run's failure in the simulator, guided by\n"
+    "        its history's order: a simulator seed and schedule that replay it bit for bit\n"
     "  score [--structure S] [--backend sim|gpu] [--seeds N]   the mutation score: which oracle catches each planted bug\n"
     "  suite [--structure S] [--tag main|gpu|sanitize] [--backend B] [--out DIR]   the structures' declared stress suites\n"
     "  campaign --structure S [stress options] --seeds N --out DIR [--shards K] [--local P | --gpus | --slurm]\n"
@@ -34,6 +36,8 @@ constexpr const char* kUsage =
     "  campaign --resume DIR | --merge DIR | --status DIR\n"
     "  recipes [--structure S] [--mutants M,...|none] [--recipes R;R;...] [--runs N] [--budget S] [--append DIR] ...\n"
     "         every planted bug on the GPU under perturbation recipes: caught/runs, time to first catch (recipes --help)\n"
+    "  guided-bench --structure S [stress options] [--histories N] [--tries T] [--keep DIR]\n"
+    "         guided against unguided simulator tries on failing runs relabeled as GPU histories (guided-bench --help)\n"
     "models: set, map, multimap, pq, register, cas-register, kv, queue, stack\n"
     "exit codes: 0 linearizable, 1 violation, 2 unknown, 3 bad input or usage\n";
 
@@ -56,6 +60,7 @@ int main(int argc, char** argv) {
     if (command == "suite") return run_suite(argc, argv);
     if (command == "campaign") return run_campaign(argc, argv);
     if (command == "recipes") return run_recipes(argc, argv);
+    if (command == "guided-bench") return run_guided_bench(argc, argv);
     std::cerr << "warpcheck: unknown command " << warpcheck::detail::quoted(command) << "\n" << kUsage;
     return kExitBadInput;
   } catch (const UsageError& e) {

@@ -26,6 +26,7 @@ SeedRun seed_run_from_sim(TargetRun&& t) {
   r.fault_details = t.report.details;
   r.schedule = sim::encode_schedule(t.report.schedule);
   r.steps = t.report.steps;
+  r.guidance = std::move(t.report.guidance);
   r.history = std::move(t.history);
   return r;
 }

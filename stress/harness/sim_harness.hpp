@@ -33,6 +33,12 @@ struct SimTargetSpec {
   const Prefill* prefill = nullptr;  // run by team 0 alone first (recorded in its stream)
 };
 
+// A guided run (SchedulerKind::Guided) goes on from what the log already
+// holds: records of a prefill run alone first are done in its guide too.
+inline void guide_after(sim::Simulator& simulator, const HostLog& log) {
+  for (uint32_t s = 0; s < log.view().streams; ++s) simulator.guide_recorded(&log.view(), s, log.counts[s]);
+}
+
 // `setup` prepares the simulator (shadow pools): the prefill's, whose shadow
 // state the run then takes over.
 template <class Structure>
@@ -66,6 +72,7 @@ TargetRun run_in_simulator(const Structure& s, const SimTargetSpec& spec, const 
   sim::Simulator simulator(concurrent);
   if (shadow) simulator.shadow() = *shadow;
   else if (setup) setup(simulator);
+  guide_after(simulator, log);
   const size_t per_team = size_t(config.lanes) * spec.per_lane;
   out.report = simulator.run([&](sim::sim_team& t) {
     core::run_team_ops(t, s, {spec.ops->data() + per_team * t.team_id(), spec.per_lane}, &log.view());

@@ -266,6 +266,7 @@ CheckedRun run_heap_sim(const HeapConfig& c, const sim::SimConfig& sim, const st
   }
   sim::Simulator simulator(concurrent);
   name_pools(simulator);
+  guide_after(simulator, log);
   out.run.report = simulator.run([&](sim::sim_team& t) {
     const uint32_t team = t.team_id();
     structures::run_team_heap_ops(t, heap, {ops.data() + size_t(team) * c.ops_per_team, c.ops_per_team, uint64_t(team) * c.ops_per_team},

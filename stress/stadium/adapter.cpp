@@ -44,8 +44,10 @@ StructureSpec StadiumAdapter::declare() {
       choice_option("value-bytes", "bytes a value", "4", {"4", "8", "16", "32"}),
       real_option("load", "the table's load factor before the run (filler pairs on keys the workload never uses)", "0.8", 0, 0.99),
       integer_option("buckets", "buckets at least (rounded up to a prime; 0: room for every insert at --load)", "0", 0, 1u << 30),
-      real_option("switch-at", "hybrid: the fraction of each lane's operations Stash runs before the warp turns to clStash",
-                  "0.5", 0, 1),
+      // No default value: a run of another kernel stores none, so its history reruns (a stored value counts as given).
+      real_option("switch-at", "hybrid: the fraction of each lane's operations Stash runs before the warp turns to clStash "
+                               "(default 0.5)",
+                  Defaults{}, 0, 1),
   };
   const OptionTable workload = warp_workload_options("insert=40,erase=30,contains=30", uint64_t(1) << 31);
   s.options.insert(s.options.end(), workload.begin(), workload.end());
@@ -148,7 +150,7 @@ StadiumConfig StadiumAdapter::configure(const Options& o) {
       if (stadium_fix_names()[i] == name) c.fixes |= 1u << i;
   const std::string& kernel = o.text("kernel");
   c.kernel = kernel == "stash" ? stadium_kernel::stash : kernel == "clstash" ? stadium_kernel::clstash : stadium_kernel::hybrid;
-  if (o.given("switch-at") && c.kernel != stadium_kernel::hybrid)
+  if (o.has_value("switch-at") && c.kernel != stadium_kernel::hybrid)
     throw std::invalid_argument("stadium: --switch-at is the hybrid kernel's (--kernel hybrid)");
   c.ticket_bits = uint32_t(std::stoul(o.text("ticket-bits")));
   c.host_table = o.text("table") == "host";
@@ -157,7 +159,7 @@ StadiumConfig StadiumAdapter::configure(const Options& o) {
   c.value_bytes = uint32_t(std::stoul(o.text("value-bytes")));
   c.load = o.real("load");
   c.buckets = uint32_t(o.integer("buckets"));
-  c.switch_at = o.real("switch-at");
+  if (o.has_value("switch-at")) c.switch_at = o.real("switch-at");  // else StadiumConfig's default
   c.mutant = static_cast<structures::stadium_mutant>(mutant_index(declare(), o));
   validate(c);
   return c;

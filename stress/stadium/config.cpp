@@ -332,6 +332,10 @@ CheckedRun run_stadium_sim(const StadiumConfig& c, const sim::SimConfig& sim, co
     config.teams = stash ? n_warps * 32 : n_warps;
     sim::Simulator simulator(config);
     memory.add_shadow_pools(simulator.shadow());
+    // Guided runs: the warps' streams follow the lanes' in the history (stadium_history).
+    simulator.guide_streams(&warps.view(), c.kernel == stadium_kernel::hybrid ? lanes.view().streams : 0);
+    guide_after(simulator, lanes);
+    guide_after(simulator, warps);
     if (!stash)
       simulator.shadow().add_pool(queues.data(), queue_words * sizeof(uint32_t), c.teams, "clStash queue", core::unit_state::allocated);
     const uint32_t per_team = (stash ? 1 : 32) * per_lane;

@@ -92,6 +92,17 @@ class lane_team {
   WC_HD void act_on(const void* unit, uint64_t read_step, const char* what) { p_.act_on(unit, read_step, what); }
   WC_HD void note_operation(OpKind kind, int64_t key) { p_.note_operation(kind, key); }
   WC_HD uint64_t now(clock_kind clock, uint64_t* ticket) const { return p_.now(clock, ticket); }
+  // The recorder's operations (guided simulator runs), where the parent takes them.
+  WC_HD void operation_begins(const void* log, uint32_t stream, uint32_t slot, uint32_t job, OpKind kind)
+    requires RecordsOperations<Parent>
+  {
+    p_.operation_begins(log, stream, slot, job, kind);
+  }
+  WC_HD void operation_ends(const void* log, uint32_t stream, uint32_t slot, ResultKind kind, int64_t result)
+    requires RecordsOperations<Parent>
+  {
+    p_.operation_ends(log, stream, slot, kind, result);
+  }
 
  private:
   Parent& p_;

@@ -27,6 +27,9 @@
 //                as one team-wide access; the simulator reads the words of
 //                one 128-byte segment at one step, as the GPU's transactions
 //   clock        t.now(clock): a timestamp for the recorder
+//   operations   t.operation_begins / operation_ends (optional,
+//                RecordsOperations): the recorder's operations as they
+//                begin and end, for the simulator's guided runs
 //
 // Back-ends: cuda/warp_team.cuh and cuda/block_team.cuh (the GPU),
 // sim/sim_team.hpp (the deterministic simulator), threads/thread_team.hpp
@@ -121,6 +124,15 @@ concept Team = requires(T t, const T ct, uint32_t* w32, uint64_t* w64, const uin
   t.act_on(at, v64, "what");
   t.note_operation(OpKind::Find, int64_t{0});
   { ct.now(clock_kind::ticket, ticket) } -> std::convertible_to<uint64_t>;
+};
+
+// A team that takes the recorder's operations as they begin and end (the
+// simulator's: a guided run steers by them; sim/guidance.hpp). Optional:
+// the recorder tells only teams that have it, so nothing changes elsewhere.
+template <class T>
+concept RecordsOperations = requires(T t, const void* log, uint32_t n, int64_t v) {
+  t.operation_begins(log, n, n, n, OpKind::Find);
+  t.operation_ends(log, n, n, ResultKind::Bool, v);
 };
 
 // A team of at most 32 lanes, with a ballot (a warp; the simulator's and

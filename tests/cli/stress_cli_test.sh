@@ -7,14 +7,8 @@ set -uo pipefail
 w=$1
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
-expect() {  # expect CODE ARGS...
-  local want=$1
-  shift
-  "$w" "$@" >"$dir/out" 2>&1
-  local got=$?
-  [ "$got" = "$want" ] || { cat "$dir/out"; fail "warpcheck $* exited $got, expected $want"; }
-}
+# shellcheck source=expect.sh
+source "$(dirname "$0")/expect.sh"
 
 expect 0 stress --structure slabhash --mode map --backend sim --seeds 20 --quiet
 expect 0 stress --structure slabhash --mode multimap --backend sim --seeds 20 --quiet --hot-keys 2 --churn 0.5 --same-key 0.3

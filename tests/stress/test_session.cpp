@@ -9,15 +9,12 @@
 
 #include "linearizability/formats.hpp"
 #include "stress/stress_session.hpp"
+#include "support/temp_dir.hpp"
 
 namespace warpcheck {
 namespace {
 
-std::filesystem::path fresh_dir(const std::string& name) {
-  const auto dir = std::filesystem::temp_directory_path() / ("warpcheck_session_" + name + "_" + std::to_string(::getpid()));
-  std::filesystem::remove_all(dir);
-  return dir;
-}
+std::filesystem::path fresh_dir(const std::string& name) { return testing::fresh_temp_dir("session", name); }
 
 TEST(StressSession, AShrunkSimulatorFailureReplaysFromItsHistoryAlone) {
   const auto dir = fresh_dir("shrunk");

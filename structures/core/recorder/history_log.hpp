@@ -96,6 +96,7 @@ struct history_log {
     r.has_hint = 0;
     r.pad = 0;
     r.hint = 0;
+    if constexpr (core::RecordsOperations<Team>) t.operation_begins(this, stream, slot, lane, kind);  // may wait: a guided run
     r.call = t.now(clock, ticket);
     t.fence(core::order::seq_cst, core::scope::gpu);
     return slot;
@@ -107,6 +108,7 @@ struct history_log {
     if (stamps_before_fence) stamp = t.now(clock, ticket);
     t.fence(core::order::seq_cst, core::scope::gpu);
     if (!stamps_before_fence) stamp = t.now(clock, ticket);
+    if constexpr (core::RecordsOperations<Team>) t.operation_ends(this, stream, slot, kind, result);
     if (slot == kNoSlot) return;
     log_record& r = records[size_t(stream) * capacity + slot];
     r.result_kind = static_cast<uint8_t>(kind);

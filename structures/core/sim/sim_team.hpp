@@ -112,6 +112,14 @@ class sim_team {
     sim_->note_operation(gid_, std::string(op_kind_name(kind)) + "(" + std::to_string(key) + ")");
   }
 
+  // ---- the recorder's operations, for guided runs (Simulator::operation_begins) ----
+  void operation_begins(const void* log, uint32_t stream, uint32_t slot, uint32_t job, OpKind kind) {
+    sim_->operation_begins(gid_, log, stream, slot, job, kind);
+  }
+  void operation_ends(const void* log, uint32_t stream, uint32_t slot, ResultKind kind, int64_t result) {
+    sim_->operation_ends(gid_, log, stream, slot, kind, result);
+  }
+
   // ---- recorder clock: the logical step ----
   uint64_t now(core::clock_kind, uint64_t* /*ticket*/) const { return sim_->config().clock_offset + sim_->step(); }
 

@@ -46,6 +46,8 @@ void validate(const SimConfig& c) {
   if (!(c.preempt_reads >= 0 && c.preempt_reads <= 1) || !(c.preempt_handoffs >= 0 && c.preempt_handoffs <= 1))
     fail("the preemption chances must be in [0, 1]");
   if (c.preempt_writes == 0 || c.preempt_steps == 0) fail("preemptions of at least 1 write and 1 step");
+  if (c.scheduler == SchedulerKind::Guided && c.replay.empty() && !c.guide)
+    fail("the guided scheduler needs the recorded history to follow (a guide), or a schedule to replay");
   if (c.stack_bytes < 16384) fail("stacks of at least 16 KiB");
   if (!(c.stale_chance >= 0 && c.stale_chance <= 1)) fail("the stale-read chance must be in [0, 1]");
   if (c.visibility_steps == 0 || c.teams_per_block == 0) fail("visibility steps and teams per block must be at least 1");
@@ -119,7 +121,8 @@ std::string_view collective_name(Collective c) {
 
 struct Simulator::Lane {
   uint32_t team = 0, lane = 0;
-  enum class State : uint8_t { Runnable, Blocked, Done } state = State::Runnable;
+  // Gated: at its operation's begin, waiting for the guide's order (guided runs).
+  enum class State : uint8_t { Runnable, Blocked, Gated, Done } state = State::Runnable;
   core::access waiting = core::access::load;  // what it does next
   const void* on = nullptr;                   // at which address
   const void* spin_on = nullptr;              // its current spin loop waits on this word
@@ -131,6 +134,9 @@ struct Simulator::Lane {
   // released whose releasing write is still to come.
   uintptr_t object = 0;
   const void* releasing = nullptr;
+  // Guided runs: at an operation's begin, and the guide's operation it is.
+  bool beginning = false;
+  uint32_t guide_op = Guidance::kNone;
 };
 
 struct Simulator::Group {
@@ -182,7 +188,9 @@ Simulator::Simulator(SimConfig config) : config_(std::move(config)) {
   preempt_rng_ = Rng(config_.seed * 0xbf58476d1ce4e5b9ull + 0x94d049bb133111ebull);
   reading_.resize(config_.teams);
   preempted_.resize(config_.teams);
-  if (config_.scheduler == SchedulerKind::Targeted) pending_writers_ = RunQueue(n);
+  if (config_.scheduler == SchedulerKind::Targeted || config_.scheduler == SchedulerKind::Guided) pending_writers_ = RunQueue(n);
+  operation_points_ = config_.scheduler == SchedulerKind::Guided;
+  if (operation_points_ && config_.replay.empty()) guidance_ = std::make_unique<Guidance>(config_.guide, config_.guide_invocations);
   if (config_.memory_model == MemoryModel::relaxed)
     relaxed_ = std::make_unique<RelaxedMemory>(
         RelaxedConfig{config_.teams, config_.teams_per_block, config_.seed, config_.stale_chance, config_.visibility_steps});
@@ -502,6 +510,83 @@ void Simulator::erase_owner(const void* lock) {
   if (it != lock_owner_.end()) lock_owner_.erase(it);
 }
 
+// ---- guided runs ----
+
+void Simulator::operation_begins(uint32_t lane, const void* log, uint32_t stream, uint32_t slot, uint32_t job, OpKind kind) {
+  if (!operation_points_) return;
+  Lane& l = lanes_[lane];
+  // A point of its own, touching no memory: the lane waits here, before
+  // its invocation stamp, while the guide's order keeps it from beginning.
+  l.waiting = core::access::fence;
+  l.on = nullptr;
+  l.spin_on = nullptr;
+  l.object = 0;
+  l.beginning = true;
+  l.guide_op = Guidance::kNone;
+  if (guidance_) {
+    l.guide_op = guidance_->arrive(log, stream, slot, job, kind);
+    if (!guidance_->may_begin(l.guide_op)) {
+      l.state = Lane::State::Gated;
+      unschedule(lane);
+      gated_.push_back(lane);
+    }
+  }
+  yield_to_scheduler();
+  l.beginning = false;
+  if (guidance_ && l.guide_op != Guidance::kNone) {
+    // Its invocation stamp is this step: operations invoked after it there may begin now.
+    guidance_->begins(l.guide_op);
+    in_flight_.emplace_back(l.guide_op, l.team);
+    open_gates();
+  }
+}
+
+void Simulator::operation_ends(uint32_t, const void* log, uint32_t stream, uint32_t slot, ResultKind kind, int64_t result) {
+  if (!guidance_) return;
+  const uint32_t op = guidance_->end(log, stream, slot, kind, result);
+  const auto it = std::find_if(in_flight_.begin(), in_flight_.end(), [&](const auto& f) { return f.first == op; });
+  if (it != in_flight_.end()) in_flight_.erase(it);
+  open_gates();
+}
+
+void Simulator::guide_streams(const void* log, uint32_t base) {
+  if (guidance_) guidance_->stream_base(log, base);
+}
+
+void Simulator::guide_recorded(const void* log, uint32_t stream, uint32_t records) {
+  if (guidance_) guidance_->recorded(log, stream, records);
+}
+
+// Gated lanes whose operations may begin now run again, oldest first.
+void Simulator::open_gates() {
+  size_t kept = 0;
+  for (const uint32_t g : gated_) {
+    Lane& l = lanes_[g];
+    if (!guidance_->may_begin(l.guide_op)) {
+      gated_[kept++] = g;
+      continue;
+    }
+    l.state = Lane::State::Runnable;
+    schedule(g);
+  }
+  gated_.resize(kept);
+}
+
+// The gate of the operation invoked first in the guide opens (the oldest
+// gate among equals); what it waited for is released.
+void Simulator::force_a_gate() {
+  uint32_t first = gated_.front();
+  for (const uint32_t g : gated_)
+    if (guidance_->op(lanes_[g].guide_op).call < guidance_->op(lanes_[first].guide_op).call) first = g;
+  guidance_->force(lanes_[first].guide_op);
+  open_gates();
+}
+
+bool Simulator::inside_overlap(uint32_t team) const {
+  return std::any_of(in_flight_.begin(), in_flight_.end(),
+                     [&](const auto& f) { return f.second == team && guidance_->concurrent_left(f.first); });
+}
+
 // ---- targeted preemptions ----
 
 uintptr_t Simulator::object_of(const void* address) const {
@@ -520,7 +605,8 @@ void Simulator::maybe_preempt(uint32_t lane, uintptr_t object, Until until, doub
   // it are who may write it next.
   const bool taken = std::any_of(preempted_teams_.begin(), preempted_teams_.end(),
                                  [&](uint32_t t) { return preempted_[t].object == object && committed(t); });
-  if (delayed_until_[team] || taken || !draw(chance)) return;
+  // Guided: only where the history shows other teams' operations overlapping this one's.
+  if (delayed_until_[team] || taken || (guidance_ && !inside_overlap(team)) || !draw(chance)) return;
   preempted_[team] = {object, until, false, 1 + preempt_rng_.below(config_.preempt_writes)};
   preempted_teams_.push_back(team);
   ++preemptions_;
@@ -591,18 +677,18 @@ uint32_t Simulator::conflicting_writer() {
   return choices_.empty() ? UINT32_MAX : choices_[preempt_rng_.below(uint32_t(choices_.size()))];
 }
 
-// When only spinning lanes have run for a while (8 picks for each runnable
-// lane: a lane that is not spinning would have been picked by then, all but
-// surely), they wait on the teams sitting out, and no write will come: one
-// of those runs again.
-void Simulator::end_preemption_if_only_spinners(uint32_t picked) {
+// When only spinning lanes have run for a while (picks_a_lane picks for
+// each runnable lane: a lane that is not spinning would have been picked by
+// then, all but surely), they wait on the teams sitting out, or at a guided
+// run's gates, and no write will come: one of those must go on.
+bool Simulator::only_spinners_ran(uint32_t picked, uint64_t picks_a_lane) {
   if (!lanes_[picked].spin_on) {
     spinner_picks_ = 0;
-    return;
+    return false;
   }
-  if (++spinner_picks_ <= 8 * engine_->runnable.size()) return;
+  if (++spinner_picks_ <= picks_a_lane * engine_->runnable.size()) return false;
   spinner_picks_ = 0;
-  end_a_preemption();
+  return true;
 }
 
 bool Simulator::committed(uint32_t team) const {
@@ -667,6 +753,11 @@ void Simulator::describe_blocked(RunReport& r) const {
         p << ")";
       } else if (l.state == Lane::State::Blocked) {
         p << " waiting at " << collective_name(l.at);
+      } else if (l.state == Lane::State::Gated) {
+        p << " waiting to begin its operation (team " << guidance_->op(l.guide_op).stream << " job "
+          << guidance_->op(l.guide_op).job << ") in the guide's order";
+      } else if (l.beginning) {
+        p << " runnable, next: begins an operation";
       } else {
         p << " runnable, next " << access_name(l.waiting);
         if (l.on) p << " of " << describe(l.on);
@@ -719,7 +810,7 @@ RunReport Simulator::run(const std::function<void(sim_team&)>& body) {
     e.scheduler = make_pct_scheduler(config_.seed, n, config_.lanes, config_.pct_depth, config_.pct_steps);
   } else {
     e.scheduler = make_random_scheduler(config_.seed);
-    targeting_ = config_.scheduler == SchedulerKind::Targeted;
+    targeting_ = config_.scheduler == SchedulerKind::Targeted || config_.scheduler == SchedulerKind::Guided;
   }
   e.fibers.reserve(n);
   for (uint32_t g = 0; g < n; ++g) {
@@ -755,6 +846,12 @@ RunReport Simulator::run(const std::function<void(sim_team&)>& body) {
     // that team's lanes have all ended meanwhile).
     if (e.runnable.empty() && !preempted_teams_.empty()) end_a_preemption();
     while (e.runnable.empty() && delayed_teams_) wake_delayed(true);
+    // Nothing else to run in a guided run: the operations its gates wait
+    // for will not come (a team gave up, or waits on one at a gate).
+    while (e.runnable.empty() && !gated_.empty()) {
+      force_a_gate();
+      while (e.runnable.empty() && delayed_teams_) wake_delayed(true);
+    }
     if (e.runnable.empty()) {
       const bool all_done = std::all_of(lanes_.begin(), lanes_.end(), [](const Lane& l) { return l.state == Lane::State::Done; });
       if (!all_done) {
@@ -777,7 +874,15 @@ RunReport Simulator::run(const std::function<void(sim_team&)>& body) {
     }
     uint32_t g = targeting_ ? conflicting_writer() : UINT32_MAX;
     if (g == UINT32_MAX) g = e.scheduler->pick(e.runnable, step_);
-    if (targeting_ && !preempted_teams_.empty() && g != UINT32_MAX) end_preemption_if_only_spinners(g);
+    // Spinners alone: preempted teams first; gates only when no team sits
+    // out a delay (that ends by itself).
+    const bool sitting_out = targeting_ && !preempted_teams_.empty();
+    const bool at_gates = !gated_.empty() && !delayed_teams_;
+    // A forced gate leaves the guide's order: surer (64 picks a lane) than a preemption's end (8).
+    if (g != UINT32_MAX && (sitting_out || at_gates) && only_spinners_ran(g, sitting_out ? 8 : 64)) {
+      if (sitting_out) end_a_preemption();
+      else force_a_gate();
+    }
     if (g == UINT32_MAX) {
       stopped_ = true;
       report_.outcome = Outcome::ReplayMismatch;
@@ -791,6 +896,7 @@ RunReport Simulator::run(const std::function<void(sim_team&)>& body) {
     if (targeting_) track_pending_write(g);
   }
   report_.steps = step_;
+  if (guidance_) report_.guidance = guidance_->report();
   if (!report_.ok()) describe_blocked(report_);
   e.fibers.clear();  // unwinds the lanes a fault left suspended
   return std::move(report_);

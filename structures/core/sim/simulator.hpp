@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "structures/core/memory_order.hpp"
+#include "structures/core/sim/guidance.hpp"
 #include "structures/core/sim/object_read.hpp"
 #include "structures/core/sim/relaxed_memory.hpp"
 #include "structures/core/sim/schedule.hpp"
@@ -34,8 +35,10 @@
 namespace warpcheck::sim {
 
 // Targeted: uniform random picks, plus targeted preemptions (see
-// SimConfig::preempt_reads).
-enum class SchedulerKind : uint8_t { Random, Pct, Targeted };
+// SimConfig::preempt_reads). Guided: the targeted scheduler in the order a
+// recorded history shows (SimConfig::guide, guidance.hpp); its preemptions
+// only inside operations that history shows overlapping another team's.
+enum class SchedulerKind : uint8_t { Random, Pct, Targeted, Guided };
 enum class MemoryModel : uint8_t { sc, relaxed };
 
 struct SimConfig {
@@ -82,6 +85,13 @@ struct SimConfig {
   double preempt_handoffs = 0.25;
   uint32_t preempt_writes = 1;
   uint64_t preempt_steps = 2000;
+  // Guided: the recorded history (a GPU run's) whose real-time order the
+  // run follows: an operation begins once every operation the history
+  // shows responding before its invocation has responded here. Every
+  // operation's begin is then a scheduling point of its own (a guided
+  // schedule replays under Guided only); replaying needs no guide.
+  std::shared_ptr<const Guide> guide;
+  bool guide_invocations = true;  // the invocations' order too, not only real-time order (guidance.hpp)
   // The memory model (see relaxed_memory.hpp): how often a load that may
   // see an older store does, after how many steps a store is seen by every
   // team once a newer one exists, and how many teams a block holds (cta
@@ -119,6 +129,7 @@ struct RunReport {
   std::vector<uint32_t> wait_cycle;  // teams, when stuck teams wait on each other in a cycle
   std::optional<ShadowViolation> violation;
   uint32_t team = 0, lane = 0;  // the lane that faulted, when one did
+  std::optional<GuidanceReport> guidance;  // a guided run: how closely it followed its guide
   bool ok() const { return outcome == Outcome::Completed; }
 };
 
@@ -185,6 +196,18 @@ class Simulator {
   // What a team is doing, for reports ("find(5)").
   void note_operation(uint32_t lane, std::string what);
 
+  // The recorder's operations (history_log::begin_at and end), for guided
+  // runs: under SchedulerKind::Guided an operation's begin is a scheduling
+  // point, where it waits until the guide's order lets it begin; its end
+  // moves that order on. Nothing otherwise.
+  void operation_begins(uint32_t lane, const void* log, uint32_t stream, uint32_t slot, uint32_t job, OpKind kind);
+  void operation_ends(uint32_t lane, const void* log, uint32_t stream, uint32_t slot, ResultKind kind, int64_t result);
+  // For harnesses, before run(): a second recording whose streams follow
+  // the first's in the guide (Guidance::stream_base), and the records a
+  // stream of a log already held (a prefill run before): done.
+  void guide_streams(const void* log, uint32_t base);
+  void guide_recorded(const void* log, uint32_t stream, uint32_t records);
+
  private:
   struct Lane;
   struct Group;
@@ -207,7 +230,11 @@ class Simulator {
   uint32_t conflicting_writer();                                  // a lane to run first, or UINT32_MAX
   bool committed(uint32_t team) const;                            // its preemption keeps its object to itself
   void end_a_preemption();
-  void end_preemption_if_only_spinners(uint32_t picked);
+  bool only_spinners_ran(uint32_t picked, uint64_t picks_a_lane);  // spinning lanes alone picked for a while
+  // Guided runs.
+  void open_gates();
+  void force_a_gate();
+  bool inside_overlap(uint32_t team) const;  // the team's operation overlaps another team's in the guide
   [[noreturn]] void fault(uint32_t lane, Outcome o, std::string message);
   void describe_blocked(RunReport& r) const;
 
@@ -249,6 +276,13 @@ class Simulator {
   Rng preempt_rng_{0};                         // their own random stream
   uint64_t spinner_picks_ = 0;                 // consecutive picks of spinning lanes
   uint64_t preemptions_ = 0;
+
+  // Guided runs: begins are scheduling points (also when replaying); the
+  // guidance itself only when not replaying.
+  bool operation_points_ = false;
+  std::unique_ptr<Guidance> guidance_;
+  std::vector<uint32_t> gated_;                           // lanes waiting at their operation's gate, oldest first
+  std::vector<std::pair<uint32_t, uint32_t>> in_flight_;  // (guide operation, team) begun or gated here, not ended
 };
 
 }  // namespace warpcheck::sim
