@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Issue 15's GPU rows in one run on a GPU machine: the perturbation table
+# (tools/gpu_mutant_table.sh) for the structures named, and real GPU
+# failures of planted bugs kept as histories, to be taken into the
+# simulator afterwards (`warpcheck repro DIR/history.bin --in-simulator`,
+# on any machine: the simulator needs no GPU).
+#
+# Here (no GPU; the build with CUDA):
+#   bash tools/gpu_campaign.sh --bundle      # build/campaign-bundle: warpcheck and its libraries (carry it)
+# There:
+#   bash tools/gpu_issue15.sh [STRUCTURE...]   # default: slabhash sorted-set gfsl stadium
+# Writes $OUT/recipes/ (the table) and $OUT/failures.tar.gz (one folder a
+# planted bug: the GPU run's history.bin, report and replay line).
+# GPU_FAILURES: "structure mutant [stress options]" entries, ';'-separated.
+set -uo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+bundle=build/campaign-bundle
+export LD_LIBRARY_PATH="$PWD/$bundle${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+export WARPCHECK="$PWD/$bundle/warpcheck"
+out=${OUT:-gpu-out}
+mkdir -p "$out"
+start=$SECONDS
+stamp() { echo "[$((SECONDS - start)) s] $*"; }
+
+# GPU failures first (a few seconds each): the planted bugs whose GPU runs
+# fit the simulator (at most 4,096 lanes), with a recipe that catches each
+# (bench/RESULTS.md, issue 15's table).
+failures=${GPU_FAILURES:-"sorted-set unlocked_contains;slabhash slab_local_uniqueness;slabhash torn_read --recipe preset:tear;gfsl no_zombie_skip --recipe preset:tear;stadium pair_before_reserve"}
+mkdir -p "$out/failures"
+IFS=';' read -r -a entries <<< "$failures"
+for e in "${entries[@]}"; do
+  read -r -a f <<< "$e"
+  name="${f[0]}-${f[1]}"
+  stamp "GPU failure: $e"
+  timeout 120 "$WARPCHECK" stress --structure "${f[0]}" --backend gpu --mutant "${f[1]}" "${f[@]:2}" --seeds 40 \
+    --no-shrink --quiet --timeout 10 --out "$out/failures/$name" > "$out/failures/$name.txt" 2>&1
+  echo "exit $?" >> "$out/failures/$name.txt"
+  grep -E '^\| [0-9]|^reproduce|exit' "$out/failures/$name.txt" | head -4
+done
+tar -czf "$out/failures.tar.gz" -C "$out" failures && rm -rf "$out/failures"
+
+stamp "perturbation table"
+[ $# -gt 0 ] || set -- slabhash sorted-set gfsl stadium
+bash tools/gpu_mutant_table.sh "$@"
+tar -czf "$out/recipes.tar.gz" -C "$out" recipes
+stamp done
