@@ -9,11 +9,15 @@
 // The "interleaved" columns count an outcome only an interleaving of the
 // roles gives (SB: both loads saw 1): a harness whose roles never overlap
 // cannot show a weak outcome, whatever the hardware does.
-// Usage: litmus_gpu_bench [--quick] [--no-stress] [--jitter CYCLES]
+// Usage: litmus_gpu_bench [--quick] [--no-stress] [--jitter CYCLES] [--apart BYTES] [--only NAME] [--launches N] [--sim-seeds N]
+// --apart: y's distance from x (default 128: the next line; else at least
+// a launch's instances x 128, so that x and y can sit in different L2
+// slices and partitions); --only: the tests of that name (MP, SB, ...).
 #include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <optional>
+#include <string>
 
 #include "bench/bench_args.hpp"
 #include "stress/gpu/device_info.hpp"
@@ -26,16 +30,34 @@ using namespace warpcheck;
 int main(int argc, char** argv) {
   bool quick = false, stress = true;
   unsigned jitter = 0;
+  uint64_t apart = 128;
+  std::string only;
+  unsigned launches = 0;         // 0: 200 (5 with --quick)
+  uint64_t sim_seeds_given = 0;  // 0: 10^5 (2,000 with --quick)
   for (int i = 1; i < argc; ++i) {
     std::optional<uint64_t> n;
     if (!std::strcmp(argv[i], "--quick")) quick = true;
     else if (!std::strcmp(argv[i], "--no-stress")) stress = false;
     else if (!std::strcmp(argv[i], "--jitter") && i + 1 < argc && (n = bench::whole_number(argv[++i], 1u << 24)))
       jitter = unsigned(*n);  // at most 2^24 cycles: a role waits at most ~10 ms
+    else if (!std::strcmp(argv[i], "--apart") && i + 1 < argc && (n = bench::whole_number(argv[++i], uint64_t(1) << 32)))
+      apart = *n;
+    else if (!std::strcmp(argv[i], "--only") && i + 1 < argc)
+      only = argv[++i];
+    else if (!std::strcmp(argv[i], "--launches") && i + 1 < argc && (n = bench::whole_number(argv[++i], 100000)) && *n)
+      launches = unsigned(*n);
+    else if (!std::strcmp(argv[i], "--sim-seeds") && i + 1 < argc && (n = bench::whole_number(argv[++i], 10000000)) && *n)
+      sim_seeds_given = *n;
     else {
-      std::fprintf(stderr, "usage: litmus_gpu_bench [--quick] [--no-stress] [--jitter CYCLES (0 to 2^24)]\n");
+      std::fprintf(stderr, "usage: litmus_gpu_bench [--quick] [--no-stress] [--jitter CYCLES (0 to 2^24)] [--apart BYTES] [--only NAME]\n"
+                           "                        [--launches N] [--sim-seeds N]\n");
       return 2;
     }
+  }
+  if (apart != 128 && (apart % 128 || apart < uint64_t(gpu::LitmusGpuSettings{}.instances) * 128)) {
+    std::fprintf(stderr, "--apart: 128, or a multiple of 128 of at least %llu (a launch's instances x 128 bytes)\n",
+                 (unsigned long long)gpu::LitmusGpuSettings{}.instances * 128);
+    return 2;
   }
   const gpu::DeviceInfo dev = gpu::device_info();
   if (!dev.present) {
@@ -43,18 +65,20 @@ int main(int argc, char** argv) {
     return 77;
   }
   gpu::LitmusGpuSettings s;
-  s.launches = quick ? 5 : 200;
+  s.launches = launches ? launches : quick ? 5 : 200;
   s.stress = stress;
   s.jitter = jitter;
-  const uint64_t sim_seeds = quick ? 2000 : 100000;
-  std::printf("device: %s, %d SMs; %u launches of %u instances a test, memory stress %s, jitter %u cycles\n\n",
-              dev.name.c_str(), dev.sms, s.launches, s.instances, stress ? "on" : "off", jitter);
+  s.apart_bytes = apart;
+  const uint64_t sim_seeds = sim_seeds_given ? sim_seeds_given : quick ? 2000 : 100000;
+  std::printf("device: %s, %d SMs; %u launches of %u instances a test, memory stress %s, jitter %u cycles, x and y %llu bytes apart\n\n",
+              dev.name.c_str(), dev.sms, s.launches, s.instances, stress ? "on" : "off", jitter, (unsigned long long)apart);
   std::printf("| test | fences | weak outcome | allowed by PTX | simulator, relaxed | GPU | interleaved outcome | "
               "simulator | GPU | GPU barrier timeouts |\n");
   std::printf("|---|---|---|---|---|---|---|---|---|---|\n");
   int forbidden_seen = 0;
   const auto t0 = std::chrono::steady_clock::now();
   for (const LitmusTest& t : litmus_tests()) {
+    if (!only.empty() && t.name != only) continue;
     const LitmusCount sim = run_litmus(t, sim::MemoryModel::relaxed, sim_seeds);
     const gpu::LitmusGpuCount g = gpu::run_litmus_gpu(t, s);
     forbidden_seen += !t.allowed_by_ptx && g.weak > 0;

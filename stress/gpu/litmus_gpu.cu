@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <stdexcept>
 #include <vector>
 
 #include "stress/gpu/device_buffer.cuh"
@@ -24,6 +25,7 @@ struct Program {
   uint64_t seed;
   bool stress;
   uint32_t jitter;
+  uint64_t apart_words;  // y's distance from x
 };
 
 using core::order;
@@ -52,8 +54,10 @@ __global__ void litmus_kernel(Program p, uint32_t* words, uint32_t* regs, uint32
     // and the launch (instances is a power of two, the factor odd).
     const uint32_t factor = uint32_t(p.seed * 2654435761u + launch * 40503u) | 1u;
     const uint32_t at = (instance * factor + launch) & (p.instances - 1);
-    uint32_t* x = words + size_t(at) * 2 * kWordsApart;
-    uint32_t* y = x + kWordsApart;
+    // Next lines (x at 2 at lines, y after it), or x at line `at` of its
+    // region and y apart_words past it.
+    uint32_t* x = words + size_t(at) * (p.apart_words == kWordsApart ? 2 : 1) * kWordsApart;
+    uint32_t* y = x + p.apart_words;
     // The instance's roles meet first (bounded: a role whose partner is
     // not resident goes on alone, and is counted).
     atomicAdd(&arrived[instance], 1u);
@@ -87,8 +91,12 @@ LitmusGpuCount run_litmus_gpu(const LitmusTest& test, const LitmusGpuSettings& s
   uint32_t instances = 1;
   while (instances * 2 <= std::max<uint32_t>(s.instances, 1)) instances *= 2;  // a power of two: the permutation
   instances = std::max(instances, kInstancesPerBlock);
-  Program p{test.shape, test.fenced, test.scope, test.same_block, test.teams, instances, s.seed, s.stress, s.jitter};
-  DeviceBuffer<uint32_t> words(size_t(instances) * 2 * kWordsApart), regs(size_t(instances) * 16), arrived(instances),
+  const uint64_t apart_words = s.apart_bytes / 4;
+  if (s.apart_bytes != 4 * kWordsApart && (s.apart_bytes % (4 * kWordsApart) || apart_words < uint64_t(instances) * kWordsApart))
+    throw std::invalid_argument("litmus: x and y are 128 bytes apart, or at least instances x 128 bytes, a multiple of 128");
+  Program p{test.shape, test.fenced, test.scope, test.same_block, test.teams, instances, s.seed, s.stress, s.jitter, apart_words};
+  const size_t word_count = apart_words == kWordsApart ? size_t(instances) * 2 * kWordsApart : size_t(instances) * kWordsApart + apart_words;
+  DeviceBuffer<uint32_t> words(word_count), regs(size_t(instances) * 16), arrived(instances),
       timeouts(1), stress_buffer(kStressWords);
   const uint32_t groups = instances / kInstancesPerBlock;
   const uint32_t blocks = test.same_block ? groups : groups * test.teams;

@@ -23,6 +23,10 @@ struct LitmusGpuSettings {
   bool stress = true;         // lanes 1-31 hammer a stress buffer
   uint32_t jitter = 0;        // each role waits 0..jitter-1 clock cycles (seeded) after the barrier
   uint64_t seed = 1;
+  // How far an instance's y is from its x, in bytes: 128 (the next line),
+  // or at least instances x 128 (x in one region, y as far past it), so
+  // that x and y can sit in different L2 slices and partitions.
+  uint64_t apart_bytes = 128;
 };
 
 struct LitmusGpuCount {
@@ -30,7 +34,9 @@ struct LitmusGpuCount {
   uint64_t barrier_timeouts = 0;  // instances whose roles did not all meet (they ran anyway)
 };
 
-// Throws std::runtime_error on a CUDA error.
+// Throws std::runtime_error on a CUDA error, std::invalid_argument for an
+// apart_bytes that is neither 128 nor a multiple of 128 of at least
+// instances x 128.
 LitmusGpuCount run_litmus_gpu(const LitmusTest& test, const LitmusGpuSettings& s);
 
 }  // namespace warpcheck::gpu
