@@ -17,10 +17,13 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 bundle=build/campaign-bundle
 
 if [ "${1:-}" = --bundle ]; then
-  cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null && cmake --build build -j"${JOBS:-2}" --target warpcheck || exit 1
+  # warpcheck, and the GPU litmus program tools/gpu_issue15.sh runs too.
+  cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null &&
+    cmake --build build -j"${JOBS:-2}" --target warpcheck litmus_gpu_bench || exit 1
   rm -rf "$bundle" && mkdir -p "$bundle"
-  cp build/tools/warpcheck "$bundle"/ || exit 1
-  ldd "$bundle/warpcheck" | awk '/=> \// {print $3}' | grep -E 'boost|gomp|cudart|absl' | sort -u | xargs -r -I{} cp -L {} "$bundle"/
+  cp build/tools/warpcheck build/bench/litmus_gpu_bench "$bundle"/ || exit 1
+  for b in "$bundle"/*; do ldd "$b"; done | awk '/=> \// {print $3}' | grep -E 'boost|gomp|cudart|absl' | sort -u |
+    xargs -r -I{} cp -L {} "$bundle"/
   ls -la "$bundle"
   exit 0
 fi
