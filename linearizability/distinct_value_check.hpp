@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "models/detail/long_step.hpp"
+
 namespace warpcheck {
 
 struct DistinctValueCheck {
@@ -22,6 +24,11 @@ struct DistinctValueCheck {
 };
 
 namespace detail {
+
+// The procedures' loops poll the checker's budget once every 65,536 steps.
+inline void poll_every(size_t i) {
+  if ((i & 0xffff) == 0xffff) poll_long_step();
+}
 
 // What the procedures' classes share: the answer being built, and the two
 // ways to stop without a finding. Each returns false: "stop here".
