@@ -1,7 +1,7 @@
 // What the distinct-value decision procedures (distinct_queue.hpp,
-// distinct_stack.hpp) answer. They decide histories whose inserted values
-// are distinct in near-linear time, where the general search may take
-// exponential time; the checker confirms their answers (a witness by the
+// distinct_stack.hpp, distinct_multimap.hpp) answer. They decide histories
+// whose inserted values are distinct in near-linear time, where the
+// general search may take exponential time; the checker confirms their answers (a witness by the
 // replay, a violation's evidence by the search) before it gives them.
 #pragma once
 
@@ -21,6 +21,7 @@ struct DistinctValueCheck {
   // Violation: history indices (ascending) of a projection that is not
   // linearizable; Undecided: possibly one that pending removals explain.
   std::vector<uint32_t> evidence;
+  size_t parts = 1;  // parts decided apart (a keyed model's keys)
 };
 
 namespace detail {
