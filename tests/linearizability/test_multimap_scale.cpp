@@ -12,8 +12,10 @@
 #include "linearizability/checker.hpp"
 #include "linearizability/witness.hpp"
 #include "stress/synthetic_history.hpp"
+#include "support/cross_check.hpp"
 
 using namespace warpcheck;
+using warpcheck::testing::decided_by_distinct_value_checker;
 
 namespace {
 
@@ -28,17 +30,13 @@ History million_operation_multimap(double pending) {
   return make_linearizable_history(spec);
 }
 
-bool decided_by_the_distinct_value_checker(const CheckResult& r) {
-  return r.algorithm.rfind("distinct-value multimap checker", 0) == 0;
-}
-
 }  // namespace
 
 TEST(MultimapScale, AMillionOperationsWithPendingOnesAreProvedKeyByKey) {
   const History h = million_operation_multimap(0.01);
   const CheckResult r = check_history(h);
   ASSERT_EQ(r.verdict, Verdict::Linearizable) << r.reason << " " << r.algorithm;
-  EXPECT_TRUE(decided_by_the_distinct_value_checker(r)) << r.algorithm;
+  EXPECT_TRUE(decided_by_distinct_value_checker(r, "multimap")) << r.algorithm;
   EXPECT_EQ(r.partitions, 64u);
   EXPECT_FALSE(witness_error(h, r.witness).has_value());
 }
@@ -68,7 +66,7 @@ TEST(MultimapScale, AnAbsentAnswerWhileAValueIsSurelyLiveIsRefutedOnAFewOperatio
   h.ops[*planted].data.result = 0;
   const CheckResult r = check_history(h);
   ASSERT_EQ(r.verdict, Verdict::Violation) << r.reason;
-  EXPECT_TRUE(decided_by_the_distinct_value_checker(r)) << r.algorithm;
+  EXPECT_TRUE(decided_by_distinct_value_checker(r, "multimap")) << r.algorithm;
   ASSERT_TRUE(r.counterexample.has_value());
   EXPECT_EQ(r.counterexample->key, h.ops[*planted].data.key);
   EXPECT_LE(r.counterexample->history.ops.size(), 4u);

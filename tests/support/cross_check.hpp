@@ -1,10 +1,12 @@
-// What the distinct-value checkers' properties share: projections of a
-// history (their evidence), and the general search and the whole check
-// held to the brute-force oracle's verdict.
+// What the distinct-value checkers' tests share: which checker decided,
+// projections of a history (their evidence), and the general search and
+// the whole check held to the brute-force oracle's verdict.
 #pragma once
 
 #include <rapidcheck.h>
 
+#include <string>
+#include <string_view>
 #include <vector>
 
 #include "linearizability/checker.hpp"
@@ -12,6 +14,12 @@
 #include "support/brute_force_oracle.hpp"
 
 namespace warpcheck::testing {
+
+// Whether the distinct-value checker of `model` ("queue", "stack",
+// "multimap") decided r.
+inline bool decided_by_distinct_value_checker(const CheckResult& r, std::string_view model) {
+  return r.algorithm.rfind("distinct-value " + std::string(model) + " checker", 0) == 0;
+}
 
 // The history restricted to `indices` (ids kept).
 inline History sub_history(const History& h, const std::vector<uint32_t>& indices) {

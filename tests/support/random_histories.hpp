@@ -177,6 +177,18 @@ inline History random_distinct_value_history(ModelId model, size_t max_ops) {
   return h;
 }
 
+// Operation i of a multimap history on `keys` keys: an insert (half the
+// time) of a value of its own, an erase or a find; times and results unset.
+inline Operation random_multimap_operation(size_t i, int64_t keys, int64_t& next_value) {
+  Operation op;
+  op.id = i;
+  op.team = uint32_t(i % 4);
+  op.data.kind = *rc::gen::element(OpKind::Insert, OpKind::Insert, OpKind::Erase, OpKind::Find);
+  op.data.key = *rc::gen::inRange<int64_t>(0, keys);
+  if (op.data.kind == OpKind::Insert) op.data.value = next_value++;
+  return op;
+}
+
 // Multimap histories whose inserts each add a value of their own, on one
 // to `max_keys` keys. Random: each erase or find returns absent, a value
 // inserted (on any key, before or after it) or one nobody inserted.
@@ -188,13 +200,8 @@ inline History random_distinct_value_multimap_history(size_t max_ops, int64_t ma
   const int64_t keys = *rc::gen::inRange<int64_t>(1, max_keys + 1);
   int64_t next_value = 1;
   for (size_t i = 0; i < n; ++i) {
-    Operation op;
-    op.id = i;
-    op.team = uint32_t(i % 4);
+    Operation op = random_multimap_operation(i, keys, next_value);
     OpData& d = op.data;
-    d.kind = *rc::gen::element(OpKind::Insert, OpKind::Insert, OpKind::Erase, OpKind::Find);
-    d.key = *rc::gen::inRange<int64_t>(0, keys);
-    if (d.kind == OpKind::Insert) d.value = next_value++;
     op.call = *rc::gen::inRange<uint64_t>(0, 3 * n + 1);
     d.pending = *rc::gen::inRange(0, 6) == 0;
     op.ret = d.pending ? kPendingTime : op.call + *rc::gen::inRange<uint64_t>(0, 9);
@@ -223,17 +230,12 @@ inline History linearizable_distinct_value_multimap_history(size_t max_ops, int6
   std::map<int64_t, std::vector<int64_t>> live;
   int64_t next_value = 1;
   for (size_t i = 0; i < n; ++i) {
-    Operation op;
-    op.id = i;
-    op.team = uint32_t(i % 4);
+    Operation op = random_multimap_operation(i, keys, next_value);
     OpData& d = op.data;
-    d.kind = *rc::gen::element(OpKind::Insert, OpKind::Insert, OpKind::Erase, OpKind::Find);
-    d.key = *rc::gen::inRange<int64_t>(0, keys);
     d.pending = pending_one_in > 0 && *rc::gen::inRange(0, pending_one_in) == 0;
     const bool takes_effect = !d.pending || *rc::gen::arbitrary<bool>();
     std::vector<int64_t>& values = live[d.key];
     if (d.kind == OpKind::Insert) {
-      d.value = next_value++;
       if (takes_effect) values.push_back(d.value);
     } else if (takes_effect) {
       std::optional<size_t> pick;
