@@ -78,10 +78,13 @@
 #include "linearizability/distinct_multimap.hpp"
 
 #include <algorithm>
+#include <atomic>
+#include <mutex>
 #include <numeric>
 #include <span>
 #include <tuple>
 
+#include "linearizability/detail/parallel_parts.hpp"
 #include "linearizability/detail/radix_order.hpp"
 #include "linearizability/detail/stretch_cover.hpp"
 #include "linearizability/partition.hpp"
@@ -124,34 +127,17 @@ struct Absent {
 // Where operations go at one moment, in this order (the argument's 3).
 enum Phase : uint8_t { kFindBeforeEnd, kCompletedErase, kPendingErase, kAbsent, kBackToBack, kStart, kFindAfterStart, kPhases };
 
-class MultimapDecision : detail::DistinctValueDecision {
+// One key's decision, and its working set, kept from key to key to spare
+// the allocations.
+class KeyDecision : detail::DistinctValueDecision {
  public:
-  explicit MultimapDecision(const History& h) : h_(h) {}
+  explicit KeyDecision(const History& h) : h_(h) {}
 
-  DistinctValueCheck run() {
-    if (h_.meta.model != ModelId::Multimap) {
-      not_applicable("not a multimap history");
-      return result_;
-    }
-    detail::reserve_long_step(h_.ops.size() * 96);
-    const Partitions parts = partition_history(h_, /*by_key=*/true);
-    std::vector<std::vector<uint32_t>> orders(parts.count());
-    for (size_t p = 0; p < parts.count(); ++p) {
-      key_ = parts.key[p];
-      if (!decide_key(std::span<const uint32_t>(parts.ops.data() + parts.begin[p], parts.size(p)), orders[p])) return result_;
-    }
-    result_.order = merge_orders(h_, orders);
-    result_.parts = parts.count();
-    result_.outcome = Outcome::Linearizable;
-    return result_;
-  }
-
- private:
-  const Operation& op(uint32_t i) const { return h_.ops[i]; }
-  std::string describe(uint32_t i) const { return describe_operation(h_, h_.ops[i]); }
-  std::string on_key() const { return " (key " + std::to_string(key_) + ")"; }
-
-  bool decide_key(std::span<const uint32_t> ops, std::vector<uint32_t>& order) {
+  // True, with the key's witness in `order`; or false, the finding (or why
+  // not applicable, or undecided) in finding().
+  bool decide(int64_t key, std::span<const uint32_t> ops, std::vector<uint32_t>& order) {
+    key_ = key;
+    result_ = {};
     namings_.clear();
     values_.clear();
     absents_.clear();
@@ -173,6 +159,13 @@ class MultimapDecision : detail::DistinctValueDecision {
     build_order(order);
     return true;
   }
+
+  DistinctValueCheck& finding() { return result_; }
+
+ private:
+  const Operation& op(uint32_t i) const { return h_.ops[i]; }
+  std::string describe(uint32_t i) const { return describe_operation(h_, h_.ops[i]); }
+  std::string on_key() const { return " (key " + std::to_string(key_) + ")"; }
 
   // By value, then role: by role first, then stably by value (a radix
   // sort, which polls the budget between passes: a hot key can hold
@@ -418,6 +411,33 @@ class MultimapDecision : detail::DistinctValueDecision {
 
 }  // namespace
 
-DistinctValueCheck check_distinct_multimap(const History& h) { return MultimapDecision(h).run(); }
+DistinctValueCheck check_distinct_multimap(const History& h) {
+  if (h.meta.model != ModelId::Multimap) return {DistinctValueCheck::Outcome::NotApplicable, "not a multimap history", {}, {}};
+  detail::reserve_long_step(h.ops.size() * 96);
+  const Partitions parts = partition_history(h, /*by_key=*/true);
+  std::vector<std::vector<uint32_t>> orders(parts.count());
+  std::vector<KeyDecision> workers(detail::parallel_workers(h.ops.size()), KeyDecision(h));
+  // The answer is the first key's (in key order) that is not linearizable:
+  // keys past one found are skipped, every key before it is decided.
+  std::atomic<size_t> first_found{parts.count()};
+  std::mutex found;
+  DistinctValueCheck finding;
+  detail::parallel_parts(parts.count(), h.ops.size(), [&](size_t p, unsigned worker) {
+    if (p > first_found.load(std::memory_order_relaxed)) return;
+    const std::span<const uint32_t> ops(parts.ops.data() + parts.begin[p], parts.size(p));
+    if (workers[worker].decide(parts.key[p], ops, orders[p])) return;
+    const std::lock_guard<std::mutex> lock(found);
+    if (p < first_found.load(std::memory_order_relaxed)) {
+      first_found.store(p, std::memory_order_relaxed);
+      finding = std::move(workers[worker].finding());
+    }
+  });
+  if (first_found.load() < parts.count()) return finding;
+  DistinctValueCheck proved;
+  proved.outcome = DistinctValueCheck::Outcome::Linearizable;
+  proved.order = merge_orders(h, orders);
+  proved.parts = parts.count();
+  return proved;
+}
 
 }  // namespace warpcheck
