@@ -62,19 +62,19 @@ History near_miss(size_t max_ops, int64_t max_keys) {
 
 }  // namespace
 
-WC_PROP(DistinctMultimap, RandomHistoriesAgreeWithTheOracle, 12000, ()) {
+WC_PROP(DistinctMultimap, RandomHistoriesAgreeWithTheOracle, 30000, ()) {
   expect_agreement_with_the_oracle(random_distinct_value_multimap_history(11, 2));
 }
 
 // Linearizable by construction (finds and erases pick any live value),
 // then maybe one or two results changed: near misses, both verdicts.
-WC_PROP(DistinctMultimap, NearMissesAgreeWithTheOracle, 12000, ()) {
+WC_PROP(DistinctMultimap, NearMissesAgreeWithTheOracle, 30000, ()) {
   expect_agreement_with_the_oracle(near_miss(11, 2));
 }
 
 // One key, heavy overlap, a pending operation one in four: the shapes
 // where pending erases must make room for absent answers.
-WC_PROP(DistinctMultimap, OneKeyHeavyOverlapAgreesWithTheOracle, 6000, ()) {
+WC_PROP(DistinctMultimap, OneKeyHeavyOverlapAgreesWithTheOracle, 12000, ()) {
   History h = linearizable_distinct_value_multimap_history(11, 1, 16, *rc::gen::arbitrary<bool>());
   if (*rc::gen::arbitrary<bool>()) corrupt_one_result(h);
   expect_agreement_with_the_oracle(h);
@@ -82,7 +82,7 @@ WC_PROP(DistinctMultimap, OneKeyHeavyOverlapAgreesWithTheOracle, 6000, ()) {
 
 // Longer histories than the oracle can take, on up to three keys: the
 // checker against the general search.
-WC_PROP(DistinctMultimap, LongerHistoriesAgreeWithTheSearch, 1500, ()) {
+WC_PROP(DistinctMultimap, LongerHistoriesAgreeWithTheSearch, 2000, ()) {
   const History h = near_miss(70, 3);
   CheckOptions search;
   search.algorithm = Algorithm::Search;
