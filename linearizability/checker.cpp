@@ -221,8 +221,8 @@ std::optional<CheckResult> decide_distinct_values(const History& h, const CheckO
     r.reason = budget_name(e) + " budget ran out in the " + std::string(procedure.name, std::string_view(procedure.name).find(" ("));
     return r;
   }
+  r.partitions = h.ops.empty() ? 0 : fast.parts;
   if (fast.outcome == DistinctValueCheck::Outcome::Linearizable && !witness_wrong) {
-    r.partitions = h.ops.empty() ? 0 : fast.parts;
     r.verdict = Verdict::Linearizable;
     r.partitions_linearizable = r.partitions;
     r.steps = fast.order.size();

@@ -432,7 +432,10 @@ DistinctValueCheck check_distinct_multimap(const History& h) {
       finding = std::move(workers[worker].finding());
     }
   });
-  if (first_found.load() < parts.count()) return finding;
+  if (first_found.load() < parts.count()) {
+    finding.parts = parts.count();
+    return finding;
+  }
   DistinctValueCheck proved;
   proved.outcome = DistinctValueCheck::Outcome::Linearizable;
   proved.order = merge_orders(h, orders);

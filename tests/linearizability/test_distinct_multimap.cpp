@@ -304,6 +304,7 @@ TEST(DistinctMultimap, TheCheckerNamesTheKeyAtFault) {
   m.find(17, kAbsent, 1705, 1707);  // 1017 surely live on (1702, 1710)
   const CheckResult bad = check_history(m.h);
   ASSERT_EQ(bad.verdict, Verdict::Violation) << bad.reason;
+  EXPECT_EQ(bad.partitions, 50u);
   EXPECT_TRUE(decided_by_distinct_value_checker(bad, "multimap")) << bad.algorithm;
   ASSERT_TRUE(bad.counterexample.has_value());
   EXPECT_EQ(bad.counterexample->key, 17);
