@@ -26,10 +26,10 @@
 //     likewise p(E) >= b(v): v is live on [p(I), p(E)], which contains the
 //     open (a(v), b(v)). An absent answer X goes before I or after E, so
 //     p(X) <= a(v) or p(X) >= b(v): never strictly inside (a(v), b(v)).
-//     If a(v) >= b(v), every interval of v holds the moment b(v) (each
-//     invocation is at most b(v), each response at least a(v)): I, Fs, E
-//     take effect there back to back, and v is never live between other
-//     operations: it constrains nothing.
+//     If E exists and a(v) >= b(v), every interval of v holds the moment
+//     b(v) (each invocation is at most b(v), each response at least a(v)):
+//     I, Fs, E take effect there back to back, and v is never live between
+//     other operations: it constrains nothing.
 //  2. A value no completed erase returned, kept (its insert completed or a
 //     find returned it), is live from p(I) <= a(v) on, unless a pending
 //     erase P removes it, which happens after its insert and finds: p(P) >=
