@@ -15,9 +15,9 @@ using namespace warpcheck;
 namespace {
 
 const History& cached_history(ModelId model, size_t ops, int64_t keys, uint64_t overlap, bool hints = false,
-                              uint32_t warp_batch = 0) {
-  static std::map<std::tuple<ModelId, size_t, int64_t, uint64_t, bool, uint32_t>, History> cache;
-  auto key = std::make_tuple(model, ops, keys, overlap, hints, warp_batch);
+                              uint32_t warp_batch = 0, double pending = 0) {
+  static std::map<std::tuple<ModelId, size_t, int64_t, uint64_t, bool, uint32_t, double>, History> cache;
+  auto key = std::make_tuple(model, ops, keys, overlap, hints, warp_batch, pending);
   auto it = cache.find(key);
   if (it == cache.end()) {
     SyntheticHistorySpec spec;
@@ -29,6 +29,7 @@ const History& cached_history(ModelId model, size_t ops, int64_t keys, uint64_t 
     spec.hints = hints;
     spec.warp_batch = warp_batch;
     spec.batch = warp_batch ? 1 : spec.batch;
+    spec.pending = pending;
     it = cache.emplace(key, make_linearizable_history(spec)).first;
   }
   return it->second;
@@ -126,6 +127,19 @@ void BM_HintReplay(benchmark::State& state) {
   run_check(state, cached_history(ModelId::Map, 10000000, 100000, 1000, /*hints=*/true), opt);
 }
 BENCHMARK(BM_HintReplay)->Arg(1)->Arg(0)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(1);
+
+// Multimap histories with a value of their own per insert, 64 keys,
+// overlap 64, 1% pending (issue 15): the distinct-value multimap checker
+// (argument 1; auto) against the search (0) under a 20 s budget
+// (argument 2: ops in thousands).
+void BM_DistinctMultimap(benchmark::State& state) {
+  CheckOptions opt;
+  opt.algorithm = state.range(0) ? Algorithm::Auto : Algorithm::Search;
+  opt.timeout_seconds = 20;
+  run_check(state, cached_history(ModelId::Multimap, size_t(state.range(1)) * 1000, 64, 64, false, 0, 0.01), opt);
+}
+BENCHMARK(BM_DistinctMultimap)->Args({1, 1000})->Args({0, 1000})->Args({1, 10000})
+    ->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(1);
 
 // Parsing and writing 1,000,000 operations (both formats), for context.
 void BM_ReadWrite(benchmark::State& state) {

@@ -7,6 +7,7 @@
 #include "linearizability/detail/bulk.hpp"
 #include "linearizability/detail/search.hpp"
 #include "linearizability/detail/shrink.hpp"
+#include "linearizability/distinct_multimap.hpp"
 #include "linearizability/distinct_queue.hpp"
 #include "linearizability/distinct_stack.hpp"
 #include "linearizability/partition.hpp"
@@ -189,6 +190,9 @@ std::optional<DistinctValueProcedure> distinct_value_procedure(ModelId model) {
   if (model == ModelId::Stack)
     return DistinctValueProcedure{"distinct-value stack checker (removes a value that can be at the bottom, O(n log n) a value tried)",
                                   check_distinct_stack, "pending pops took values"};
+  if (model == ModelId::Multimap)
+    return DistinctValueProcedure{"distinct-value multimap checker (per key: each value's sure lifetime, absent answers at free moments, O(n log n))",
+                                  check_distinct_multimap, "pending erases removed values"};
   return std::nullopt;
 }
 
@@ -217,6 +221,7 @@ std::optional<CheckResult> decide_distinct_values(const History& h, const CheckO
     r.reason = budget_name(e) + " budget ran out in the " + std::string(procedure.name, std::string_view(procedure.name).find(" ("));
     return r;
   }
+  r.partitions = h.ops.empty() ? 0 : fast.parts;
   if (fast.outcome == DistinctValueCheck::Outcome::Linearizable && !witness_wrong) {
     r.verdict = Verdict::Linearizable;
     r.partitions_linearizable = r.partitions;
@@ -235,6 +240,10 @@ std::optional<CheckResult> decide_distinct_values(const History& h, const CheckO
   Partitions evidence;
   evidence.ops = fast.evidence;
   evidence.begin = {0, evidence.ops.size()};
+  if constexpr (Model::partition_by_key) {  // a keyed procedure's evidence lies on one key
+    evidence.by_key = true;
+    evidence.key = {h.ops[evidence.ops.front()].data.key};
+  }
   Search<Model> search;
   const SearchResult confirmed = search.run(h, evidence.ops, budget);
   r.steps = confirmed.steps;
@@ -262,6 +271,7 @@ std::optional<CheckResult> decide_distinct_values(const History& h, const CheckO
   const std::optional<DistinctValueProcedure> procedure = distinct_value_procedure(h.meta.model);
   if (!procedure) return std::nullopt;
   if (h.meta.model == ModelId::Queue) return decide_distinct_values<QueueModel>(h, opt, *procedure, why_not);
+  if (h.meta.model == ModelId::Multimap) return decide_distinct_values<MultimapModel>(h, opt, *procedure, why_not);
   return decide_distinct_values<StackModel>(h, opt, *procedure, why_not);
 }
 

@@ -38,6 +38,7 @@
 #include <queue>
 
 #include "linearizability/detail/radix_order.hpp"
+#include "linearizability/detail/stretch_cover.hpp"
 #include "models/detail/long_step.hpp"
 
 namespace warpcheck {
@@ -45,10 +46,6 @@ namespace warpcheck {
 namespace {
 
 constexpr uint32_t kNone = UINT32_MAX;
-
-void poll_every(size_t i) {
-  if ((i & 0xffff) == 0xffff) detail::poll_long_step();
-}
 
 // One enqueued value, and the dequeue that returned it, if any.
 struct Value {
@@ -92,7 +89,7 @@ class QueueDecision : detail::DistinctValueDecision {
     absl::flat_hash_map<int64_t, uint32_t> slot;
     slot.reserve(ops.size());
     for (uint32_t i = 0; i < ops.size(); ++i) {
-      poll_every(i);
+      detail::poll_every(i);
       const OpData& d = ops[i].data;
       if (d.kind == OpKind::EnqueueBatch || d.kind == OpKind::DequeueBatch) return not_applicable("batched operations");
       if (d.kind != OpKind::Enqueue) continue;
@@ -106,7 +103,7 @@ class QueueDecision : detail::DistinctValueDecision {
       values_.push_back(v);
     }
     for (uint32_t i = 0; i < ops.size(); ++i) {
-      poll_every(i);
+      detail::poll_every(i);
       const Operation& op = ops[i];
       if (op.data.kind != OpKind::Dequeue) continue;
       if (op.pending()) {
@@ -173,55 +170,33 @@ class QueueDecision : detail::DistinctValueDecision {
   // stretches where some value is surely in the queue.
   bool place_empties() {
     if (empties_.empty()) return true;
-    std::vector<Stretch> stretches = surely_held();
-    std::sort(stretches.begin(), stretches.end(), [](const Stretch& a, const Stretch& b) { return a.from < b.from; });
-    // Merge open intervals: (a, b) and (b, c) leave b free.
-    std::vector<std::pair<uint64_t, uint64_t>> merged;
-    for (const Stretch& s : stretches) {
-      if (!merged.empty() && s.from < merged.back().second) merged.back().second = std::max(merged.back().second, s.to);
-      else merged.emplace_back(s.from, s.to);
-    }
+    const detail::StretchCover held = surely_held();
     for (size_t i = 0; i < empties_.size(); ++i) {
-      poll_every(i);
+      detail::poll_every(i);
       Empty& x = empties_[i];
-      auto it = std::upper_bound(merged.begin(), merged.end(), x.c,
-                                 [](uint64_t t, const std::pair<uint64_t, uint64_t>& m) { return t <= m.first; });
-      x.t = x.c;
-      if (it != merged.begin() && x.c < std::prev(it)->second) x.t = std::prev(it)->second;
-      if (x.t > x.r) return covered(x, stretches);
+      const std::optional<uint64_t> t = held.first_free(x.c, x.r);
+      if (!t) return covered(x, held);
+      x.t = *t;
     }
     std::sort(empties_.begin(), empties_.end(), [](const Empty& a, const Empty& b) { return a.t < b.t || (a.t == b.t && a.op < b.op); });
     return true;
   }
 
-  struct Stretch {
-    uint64_t from, to;  // open interval
-    uint32_t slot;      // the value held; kNone: the values that stay
-  };
-
-  std::vector<Stretch> surely_held() const {
-    std::vector<Stretch> out;
-    for (uint32_t s : dequeued_)
-      if (values_[s].high() < values_[s].low()) out.push_back({values_[s].high(), values_[s].low(), s});
-    if (!remaining_.empty()) out.push_back({values_[remaining_.front()].re, kPendingTime, remaining_.front()});
-    return out;
+  // Each dequeued value between min(E.end, D.end) and max(E.start,
+  // D.start); the values that stay from the first of them to return on.
+  detail::StretchCover surely_held() const {
+    detail::StretchCover held;
+    for (uint32_t s : dequeued_) held.add(values_[s].high(), values_[s].low(), s);
+    if (!remaining_.empty()) held.add(values_[remaining_.front()].re, kPendingTime, remaining_.front());
+    held.seal();
+    return held;
   }
 
   // Null dequeue x lies inside held stretches throughout: the chain of
   // values that covers it is the evidence.
-  bool covered(const Empty& x, std::vector<Stretch>& stretches) {
-    std::vector<uint32_t> chain;
-    uint64_t t = x.c;
-    size_t next = 0;
-    const Stretch* best = nullptr;
-    while (t <= x.r) {
-      for (; next < stretches.size() && stretches[next].from < t; ++next)
-        if (!best || stretches[next].to > best->to) best = &stretches[next];
-      if (!best || best->to <= t) return undecided("a null dequeue's place was not found, nor what covers it");
-      chain.push_back(best->slot);
-      t = best->to;
-      if (t == kPendingTime) break;
-    }
+  bool covered(const Empty& x, const detail::StretchCover& held) {
+    const std::vector<uint32_t> chain = held.covering(x.c, x.r);
+    if (chain.empty()) return undecided("a null dequeue's place was not found, nor what covers it");
     std::string values;
     for (uint32_t s : chain) values += (values.empty() ? "" : ", ") + std::to_string(values_[s].value);
     return violation(chain, {x.op},
@@ -267,7 +242,7 @@ class QueueDecision : detail::DistinctValueDecision {
     std::vector<uint32_t> order;
     order.reserve(n);
     while (order.size() < n) {
-      poll_every(order.size());
+      detail::poll_every(order.size());
       while (placed(by_rd[rd_at])) ++rd_at;
       while (placed(by_re[re_at])) ++re_at;
       const Value& first_d = values_[by_rd[rd_at]];
@@ -354,7 +329,7 @@ class QueueDecision : detail::DistinctValueDecision {
     std::vector<Key>* lists[] = {&enqueues, &dequeues, &empties, &staying};
     size_t at[4] = {0, 0, 0, 0};
     while (true) {
-      poll_every(result_.order.size());
+      detail::poll_every(result_.order.size());
       int best = -1;
       for (int l = 0; l < 4; ++l)
         if (at[l] < lists[l]->size() && (best < 0 || (*lists[l])[at[l]] < (*lists[best])[at[best]])) best = l;

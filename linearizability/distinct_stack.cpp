@@ -53,6 +53,7 @@
 
 #include "linearizability/detail/arg_extreme_tree.hpp"
 #include "linearizability/detail/coverage_tree.hpp"
+#include "linearizability/detail/stretch_cover.hpp"
 #include "models/detail/long_step.hpp"
 
 namespace warpcheck {
@@ -61,10 +62,6 @@ namespace {
 
 constexpr uint32_t kNone = UINT32_MAX;
 constexpr uint64_t kNever = kPendingTime;  // the pop of a value nobody popped: at infinity
-
-void poll_every(size_t i) {
-  if ((i & 0xffff) == 0xffff) detail::poll_long_step();
-}
 
 struct Value {
   int64_t value = 0;
@@ -120,7 +117,7 @@ class StackDecision : detail::DistinctValueDecision {
     absl::flat_hash_map<int64_t, uint32_t> slot;
     slot.reserve(ops.size());
     for (uint32_t i = 0; i < ops.size(); ++i) {
-      poll_every(i);
+      detail::poll_every(i);
       if (ops[i].data.kind != OpKind::Push) continue;
       if (!slot.try_emplace(ops[i].data.key, uint32_t(values_.size())).second)
         return not_applicable("the value " + std::to_string(ops[i].data.key) + " is pushed more than once");
@@ -132,7 +129,7 @@ class StackDecision : detail::DistinctValueDecision {
       values_.push_back(v);
     }
     for (uint32_t i = 0; i < ops.size(); ++i) {
-      poll_every(i);
+      detail::poll_every(i);
       const Operation& op = ops[i];
       if (op.data.kind != OpKind::Pop) continue;
       if (op.pending()) {
@@ -217,7 +214,7 @@ class StackDecision : detail::DistinctValueDecision {
     for (uint32_t j = 0; j < pending_pops_.size(); ++j)
       if (!pop_taken[j]) free_pops.emplace(call(j), j);
     for (size_t i = 0; i < unpopped.size() && !free_pops.empty(); ++i) {
-      poll_every(i);
+      detail::poll_every(i);
       if (value_taken[i]) continue;
       const uint64_t pr = unpopped[i].pr;
       auto after = free_pops.lower_bound({pr, 0});
@@ -256,7 +253,7 @@ class StackDecision : detail::DistinctValueDecision {
     for (uint32_t k = 0; k < n; ++k) start_[k] = values_[stretch_order_[k]].pr;
     uint64_t reach = 0;
     for (uint32_t k = 0; k < n; ++k) {
-      poll_every(k);
+      detail::poll_every(k);
       const Value& v = at(k);
       if (k == 0 || v.pr >= reach) {
         if (k > 0) top_parts_.back().end = k;
@@ -270,48 +267,28 @@ class StackDecision : detail::DistinctValueDecision {
   }
 
   const Value& at(uint32_t k) const { return values_[stretch_order_[k]]; }
-  uint64_t part_start(const Part& p) const { return at(p.begin).pr; }  // L
-  uint64_t part_end(const Part& p) const {                             // R
-    uint64_t r = 0;
-    for (uint32_t k = p.begin; k < p.end; ++k) r = std::max(r, at(k).oc);
-    return r;
-  }
 
   // A null pop goes to the first free moment of its interval; none there:
   // a chain of values surely on the stack throughout is the evidence.
   bool place_null_pops() {
     if (null_pops_.empty()) return true;
-    std::vector<uint64_t> part_l, part_r;
-    for (const Part& p : top_parts_) {
-      part_l.push_back(part_start(p));
-      part_r.push_back(part_end(p));
-    }
+    detail::StretchCover held;
+    for (uint32_t k = 0; k < stretch_order_.size(); ++k) held.add(at(k).pr, at(k).oc, stretch_order_[k]);
+    held.seal();
     for (size_t i = 0; i < null_pops_.size(); ++i) {
-      poll_every(i);
+      detail::poll_every(i);
       NullPop& x = null_pops_[i];
-      const size_t after = std::lower_bound(part_l.begin(), part_l.end(), x.c) - part_l.begin();  // parts with L < c
-      x.t = x.c;
-      if (after > 0 && x.c < part_r[after - 1]) {
-        if (x.r < part_r[after - 1]) return covered(x, top_parts_[after - 1]);
-        x.t = part_r[after - 1];
-      }
+      const std::optional<uint64_t> t = held.first_free(x.c, x.r);
+      if (!t) return covered(x, held);
+      x.t = *t;
     }
     std::sort(null_pops_.begin(), null_pops_.end(), [](const NullPop& a, const NullPop& b) { return std::tie(a.t, a.op) < std::tie(b.t, b.op); });
     return true;
   }
 
-  bool covered(const NullPop& x, const Part& part) {
-    std::vector<uint32_t> chain;
-    uint64_t t = x.c;
-    uint32_t next = part.begin, best = kNone;
-    while (t <= x.r) {
-      for (; next < part.end && at(next).pr < t; ++next)
-        if (best == kNone || at(next).oc > at(best).oc) best = next;
-      if (best == kNone || at(best).oc <= t) return undecided("a null pop's place was not found, nor what covers it");
-      chain.push_back(stretch_order_[best]);
-      t = at(best).oc;
-      if (t == kNever) break;
-    }
+  bool covered(const NullPop& x, const detail::StretchCover& held) {
+    const std::vector<uint32_t> chain = held.covering(x.c, x.r);
+    if (chain.empty()) return undecided("a null pop's place was not found, nor what covers it");
     std::string names;
     for (uint32_t s : chain) names += (names.empty() ? "" : ", ") + value_name(s);
     return violation(chain, {x.op}, "the stack surely holds a value throughout " + describe(x.op) + " (in turn: " + names + ")");
@@ -367,7 +344,7 @@ class StackDecision : detail::DistinctValueDecision {
     placed_.reserve(2 * n);
     std::vector<uint32_t> cuts;
     for (size_t step = 0; !tasks.empty(); ++step) {
-      poll_every(step);
+      detail::poll_every(step);
       const Task task = tasks.back();
       tasks.pop_back();
       if (task.pop_of != kNone) {
@@ -455,7 +432,7 @@ class StackDecision : detail::DistinctValueDecision {
     result_.order.reserve(placed_.size() + 2 * extras.size());
     size_t e = 0;
     for (size_t i = 0; i <= placed_.size(); ++i) {
-      poll_every(i);
+      detail::poll_every(i);
       for (; e < extras.size() && extras[e].at == i; ++e) {
         result_.order.push_back(extras[e].first);
         if (extras[e].second != kNone) result_.order.push_back(extras[e].second);

@@ -1,13 +1,15 @@
 // What the distinct-value decision procedures (distinct_queue.hpp,
-// distinct_stack.hpp) answer. They decide histories whose inserted values
-// are distinct in near-linear time, where the general search may take
-// exponential time; the checker confirms their answers (a witness by the
+// distinct_stack.hpp, distinct_multimap.hpp) answer. They decide histories
+// whose inserted values are distinct in near-linear time, where the
+// general search may take exponential time; the checker confirms their answers (a witness by the
 // replay, a violation's evidence by the search) before it gives them.
 #pragma once
 
 #include <cstdint>
 #include <string>
 #include <vector>
+
+#include "models/detail/long_step.hpp"
 
 namespace warpcheck {
 
@@ -19,9 +21,15 @@ struct DistinctValueCheck {
   // Violation: history indices (ascending) of a projection that is not
   // linearizable; Undecided: possibly one that pending removals explain.
   std::vector<uint32_t> evidence;
+  size_t parts = 1;  // parts decided apart (a keyed model's keys)
 };
 
 namespace detail {
+
+// The procedures' loops poll the checker's budget once every 65,536 steps.
+inline void poll_every(size_t i) {
+  if ((i & 0xffff) == 0xffff) poll_long_step();
+}
 
 // What the procedures' classes share: the answer being built, and the two
 // ways to stop without a finding. Each returns false: "stop here".

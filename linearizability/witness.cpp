@@ -5,6 +5,7 @@
 #include <span>
 
 #include "linearizability/detail/bulk.hpp"
+#include "linearizability/detail/parallel_parts.hpp"
 #include "models/detail/long_step.hpp"
 #include "models/detail/value_strings.hpp"
 
@@ -67,17 +68,23 @@ std::optional<std::string> replay_in_order(const History& h, std::span<const uin
 template <class Model>
 std::optional<std::string> replay(const History& h, const std::vector<uint32_t>& order) {
   if (!Model::partition_by_key) return replay_in_order<Model>(h, order);
-  // Per key, keeping the order inside each key, so each replay state stays small.
+  // Per key, keeping the order inside each key, so each replay state stays
+  // small, and keys on several threads when there are enough operations.
   std::vector<uint32_t> by_key(order);
   std::vector<int64_t> keys(order.size());
   for (size_t i = 0; i < order.size(); ++i) keys[i] = h.ops[order[i]].data.key;
   detail::with_bulk_policy(keys.size(), [&](auto policy) { thrust::stable_sort_by_key(policy, keys.begin(), keys.end(), by_key.begin()); });
-  for (size_t begin = 0; begin < by_key.size();) {
-    size_t end = begin;
-    while (end < by_key.size() && keys[end] == keys[begin]) ++end;
-    if (auto err = replay_in_order<Model>(h, std::span<const uint32_t>(by_key.data() + begin, end - begin))) return err;
-    begin = end;
-  }
+  std::vector<size_t> begin;
+  for (size_t i = 0; i < by_key.size(); ++i)
+    if (i == 0 || keys[i] != keys[i - 1]) begin.push_back(i);
+  begin.push_back(by_key.size());
+  std::vector<std::optional<std::string>> errors(begin.size() - 1);
+  detail::parallel_parts(errors.size(), by_key.size(), [&](size_t k, unsigned) {
+    const detail::ScopedValueStrings strings(h.strings);  // per thread
+    errors[k] = replay_in_order<Model>(h, std::span<const uint32_t>(by_key.data() + begin[k], begin[k + 1] - begin[k]));
+  });
+  for (std::optional<std::string>& err : errors)
+    if (err) return std::move(err);
   return std::nullopt;
 }
 

@@ -7,11 +7,9 @@
 #include <gtest/gtest.h>
 #include "support/property.hpp"
 
-#include "linearizability/checker.hpp"
 #include "linearizability/distinct_queue.hpp"
 #include "linearizability/distinct_stack.hpp"
-#include "linearizability/witness.hpp"
-#include "support/brute_force_oracle.hpp"
+#include "support/cross_check.hpp"
 #include "support/random_histories.hpp"
 
 using namespace warpcheck;
@@ -23,33 +21,6 @@ bool has_pending_removal(const History& h) {
   for (const Operation& op : h.ops)
     if (op.pending() && (op.data.kind == OpKind::Dequeue || op.data.kind == OpKind::Pop)) return true;
   return false;
-}
-
-// The history restricted to `indices` (ids kept).
-History sub_history(const History& h, const std::vector<uint32_t>& indices) {
-  History sub;
-  sub.meta = h.meta;
-  sub.key_pool = h.key_pool;
-  for (uint32_t i : indices) sub.ops.push_back(h.ops[i]);
-  compact_key_pool(sub);
-  return sub;
-}
-
-void expect_search_agrees(const History& h, bool expected) {
-  for (bool prune : {true, false}) {
-    CheckOptions opt;
-    opt.algorithm = Algorithm::Search;
-    opt.prune = prune;
-    opt.threads = 1;
-    const CheckResult r = check_history(h, opt);
-    RC_ASSERT(r.verdict != Verdict::Unknown);
-    RC_ASSERT((r.verdict == Verdict::Linearizable) == expected);
-    if (r.verdict == Verdict::Linearizable) RC_ASSERT(!witness_error(h, r.witness).has_value());
-  }
-  const CheckResult r = check_history(h);
-  RC_ASSERT((r.verdict == Verdict::Linearizable) == expected);
-  if (r.verdict == Verdict::Linearizable) RC_ASSERT(!witness_error(h, r.witness).has_value());
-  if (r.verdict == Verdict::Violation) RC_ASSERT(!brute_force_linearizable(r.counterexample->history));
 }
 
 void expect_distinct_value_checker_agrees(const History& h) {

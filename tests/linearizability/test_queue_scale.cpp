@@ -8,8 +8,10 @@
 #include "linearizability/checker.hpp"
 #include "linearizability/witness.hpp"
 #include "stress/synthetic_history.hpp"
+#include "support/cross_check.hpp"
 
 using namespace warpcheck;
+using warpcheck::testing::decided_by_distinct_value_checker;
 
 namespace {
 
@@ -23,17 +25,13 @@ History million_operation_queue(double pending) {
   return make_linearizable_history(spec);
 }
 
-bool decided_by_the_distinct_value_checker(const CheckResult& r) {
-  return r.algorithm.rfind("distinct-value queue checker", 0) == 0;
-}
-
 }  // namespace
 
 TEST(QueueScale, AMillionOperationsAreProvedInOneStepEach) {
   const History h = million_operation_queue(0.01);
   const CheckResult r = check_history(h);
   ASSERT_EQ(r.verdict, Verdict::Linearizable) << r.reason << " " << r.algorithm;
-  EXPECT_TRUE(decided_by_the_distinct_value_checker(r)) << r.algorithm;
+  EXPECT_TRUE(decided_by_distinct_value_checker(r, "queue")) << r.algorithm;
   EXPECT_LE(r.steps, h.ops.size());
   EXPECT_FALSE(witness_error(h, r.witness).has_value());
 }
@@ -48,7 +46,7 @@ TEST(QueueScale, TwoSwappedResultsAmongAMillionAreRefutedOnAFewOperations) {
   std::swap(h.ops[dequeues[dequeues.size() / 4]].data.result, h.ops[dequeues[dequeues.size() * 3 / 4]].data.result);
   const CheckResult r = check_history(h);
   ASSERT_EQ(r.verdict, Verdict::Violation) << r.reason;
-  EXPECT_TRUE(decided_by_the_distinct_value_checker(r)) << r.algorithm;
+  EXPECT_TRUE(decided_by_distinct_value_checker(r, "queue")) << r.algorithm;
   ASSERT_TRUE(r.counterexample.has_value());
   EXPECT_TRUE(r.counterexample->minimal);
   EXPECT_LE(r.counterexample->history.ops.size(), 4u);

@@ -12,8 +12,10 @@
 #include "linearizability/checker.hpp"
 #include "linearizability/witness.hpp"
 #include "stress/synthetic_history.hpp"
+#include "support/cross_check.hpp"
 
 using namespace warpcheck;
+using warpcheck::testing::decided_by_distinct_value_checker;
 
 namespace {
 
@@ -26,17 +28,13 @@ History million_operation_stack() {
   return make_linearizable_history(spec);
 }
 
-bool decided_by_the_distinct_value_checker(const CheckResult& r) {
-  return r.algorithm.rfind("distinct-value stack checker", 0) == 0;
-}
-
 }  // namespace
 
 TEST(StackScale, AMillionOperationsAreProvedInOneStepEach) {
   const History h = million_operation_stack();
   const CheckResult r = check_history(h);
   ASSERT_EQ(r.verdict, Verdict::Linearizable) << r.reason << " " << r.algorithm;
-  EXPECT_TRUE(decided_by_the_distinct_value_checker(r)) << r.algorithm;
+  EXPECT_TRUE(decided_by_distinct_value_checker(r, "stack")) << r.algorithm;
   EXPECT_LE(r.steps, h.ops.size());
   EXPECT_FALSE(witness_error(h, r.witness).has_value());
 }
@@ -68,7 +66,7 @@ TEST(StackScale, TwoSwappedResultsAmongAMillionAreRefutedOnAFewOperations) {
   std::swap(h.ops[pops[0]].data.result, h.ops[pops[1]].data.result);
   const CheckResult r = check_history(h);
   ASSERT_EQ(r.verdict, Verdict::Violation) << r.reason;
-  EXPECT_TRUE(decided_by_the_distinct_value_checker(r)) << r.algorithm;
+  EXPECT_TRUE(decided_by_distinct_value_checker(r, "stack")) << r.algorithm;
   ASSERT_TRUE(r.counterexample.has_value());
   EXPECT_LE(r.counterexample->history.ops.size(), 8u);
   EXPECT_EQ(check_history(r.counterexample->history, CheckOptions{.algorithm = Algorithm::Search}).verdict, Verdict::Violation);

@@ -6,6 +6,10 @@
 
 #include <rapidcheck.h>
 
+#include <map>
+#include <optional>
+#include <vector>
+
 #include "linearizability/formats.hpp"
 #include "stress/synthetic_history.hpp"
 
@@ -170,6 +174,92 @@ inline History random_distinct_value_history(ModelId model, size_t max_ops) {
     h.ops.push_back(op);
   }
   validate_history(h, "random distinct-value history");
+  return h;
+}
+
+// Operation i of a multimap history on `keys` keys: an insert (half the
+// time) of a value of its own, an erase or a find; times and results unset.
+inline Operation random_multimap_operation(size_t i, int64_t keys, int64_t& next_value) {
+  Operation op;
+  op.id = i;
+  op.team = uint32_t(i % 4);
+  op.data.kind = *rc::gen::element(OpKind::Insert, OpKind::Insert, OpKind::Erase, OpKind::Find);
+  op.data.key = *rc::gen::inRange<int64_t>(0, keys);
+  if (op.data.kind == OpKind::Insert) op.data.value = next_value++;
+  return op;
+}
+
+// Multimap histories whose inserts each add a value of their own, on one
+// to `max_keys` keys. Random: each erase or find returns absent, a value
+// inserted (on any key, before or after it) or one nobody inserted.
+// Mostly violations.
+inline History random_distinct_value_multimap_history(size_t max_ops, int64_t max_keys) {
+  History h;
+  h.meta.model = ModelId::Multimap;
+  const size_t n = *rc::gen::inRange<size_t>(0, max_ops + 1);
+  const int64_t keys = *rc::gen::inRange<int64_t>(1, max_keys + 1);
+  int64_t next_value = 1;
+  for (size_t i = 0; i < n; ++i) {
+    Operation op = random_multimap_operation(i, keys, next_value);
+    OpData& d = op.data;
+    op.call = *rc::gen::inRange<uint64_t>(0, 3 * n + 1);
+    d.pending = *rc::gen::inRange(0, 6) == 0;
+    op.ret = d.pending ? kPendingTime : op.call + *rc::gen::inRange<uint64_t>(0, 9);
+    if (!d.pending && d.kind != OpKind::Insert) {
+      d.result = *rc::gen::inRange<int64_t>(0, int64_t(n / 2) + 2);
+      d.result_kind = d.result == 0 ? ResultKind::Absent : ResultKind::Value;
+    }
+    clear_unused_fields(model_info(ModelId::Multimap), op);
+    h.ops.push_back(op);
+  }
+  validate_history(h, "random distinct-value multimap history");
+  return h;
+}
+
+// Multimap histories linearizable by construction, with values of their
+// own: a sequential run in which finds and erases pick a live value at
+// random (pending operations take effect or not), each point widened into
+// an interval of up to `overlap` stamps either side; with `coarse`, times
+// are rounded out to multiples of 4, so that many intervals touch.
+inline History linearizable_distinct_value_multimap_history(size_t max_ops, int64_t max_keys, uint64_t overlap, bool coarse) {
+  History h;
+  h.meta.model = ModelId::Multimap;
+  const size_t n = *rc::gen::inRange<size_t>(1, max_ops + 1);
+  const int64_t keys = *rc::gen::inRange<int64_t>(1, max_keys + 1);
+  const int pending_one_in = *rc::gen::element(0, 4, 8);
+  std::map<int64_t, std::vector<int64_t>> live;
+  int64_t next_value = 1;
+  for (size_t i = 0; i < n; ++i) {
+    Operation op = random_multimap_operation(i, keys, next_value);
+    OpData& d = op.data;
+    d.pending = pending_one_in > 0 && *rc::gen::inRange(0, pending_one_in) == 0;
+    const bool takes_effect = !d.pending || *rc::gen::arbitrary<bool>();
+    std::vector<int64_t>& values = live[d.key];
+    if (d.kind == OpKind::Insert) {
+      if (takes_effect) values.push_back(d.value);
+    } else if (takes_effect) {
+      std::optional<size_t> pick;
+      if (!values.empty()) pick = *rc::gen::inRange<size_t>(0, values.size());
+      d.result_kind = pick ? ResultKind::Value : ResultKind::Absent;
+      d.result = pick ? values[*pick] : 0;
+      if (pick && d.kind == OpKind::Erase) values.erase(values.begin() + long(*pick));
+    }
+    const uint64_t point = 2 * overlap + 4 + 2 * i;
+    op.call = point - *rc::gen::inRange<uint64_t>(0, overlap + 1);
+    op.ret = point + *rc::gen::inRange<uint64_t>(0, overlap + 1);
+    if (coarse) {
+      op.call -= op.call % 4;
+      op.ret += (4 - op.ret % 4) % 4;
+    }
+    if (d.pending) {
+      op.ret = kPendingTime;
+      d.result_kind = ResultKind::None;
+      d.result = 0;
+    }
+    clear_unused_fields(model_info(ModelId::Multimap), op);
+    h.ops.push_back(op);
+  }
+  validate_history(h, "linearizable distinct-value multimap history");
   return h;
 }
 
