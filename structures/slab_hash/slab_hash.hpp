@@ -11,6 +11,9 @@
 // broadcasts only what the operation needs from its owner: bucket and
 // verb, the key (searches, deletes, map REPLACE), the value (map REPLACE).
 // A multimap INSERT's owner CASes its pair itself: no key or value moves.
+// The bulk driver's rounds go instead to serve_round(), which serves them
+// in tiles of 8 or 16 lanes, several operations a warp step
+// (detail/tiled_round.hpp).
 //
 // Modes and results (what the history records):
 //  map       REPLACE(k, v)  upsert, returns nothing
