@@ -16,6 +16,7 @@
 # There (the device machine):
 #   bash tools/gpu_issue16.sh            # at most about 8 minutes on an H100
 #   ISSUE16_QUICK=1 bash tools/gpu_issue16.sh   # 2^16 keys: a smoke test
+#   ISSUE16_PROFILE=0 bash tools/gpu_issue16.sh # without Nsight Compute and compute-sanitizer
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 bundle=build/issue16-bundle  # build/ is ignored: carry it to the device
@@ -122,7 +123,7 @@ write_md
 # map) and of the public code (searchKey, then searchKeyBulk) at beta 1:
 # instructions, memory, occupancy and stall reasons. Divide
 # smsp__inst_executed by 2^22 for instructions an operation.
-if command -v ncu >/dev/null && [ $((SECONDS - start)) -lt 400 ] && [ -z "${ISSUE16_QUICK:-}" ]; then
+if command -v ncu >/dev/null && [ $((SECONDS - start)) -lt 400 ] && [ -z "${ISSUE16_QUICK:-}" ] && [ "${ISSUE16_PROFILE:-1}" = 1 ]; then
   stamp "Nsight Compute"
   sections=(--section SpeedOfLight --section Occupancy --section LaunchStats --section WarpStateStats --section InstructionStats
     --section MemoryWorkloadAnalysis
@@ -145,7 +146,7 @@ if command -v ncu >/dev/null && [ $((SECONDS - start)) -lt 400 ] && [ -z "${ISSU
 fi
 
 # compute-sanitizer on the bulk driver's paths, small.
-if command -v compute-sanitizer >/dev/null && [ $((SECONDS - start)) -lt 440 ] && [ -z "${ISSUE16_QUICK:-}" ]; then
+if command -v compute-sanitizer >/dev/null && [ $((SECONDS - start)) -lt 440 ] && [ -z "${ISSUE16_QUICK:-}" ] && [ "${ISSUE16_PROFILE:-1}" = 1 ]; then
   stamp "compute-sanitizer memcheck, bulk driver, 2^16 keys"
   timeout 45 compute-sanitizer --tool memcheck --error-exitcode 9 "$ours" --quick --drivers bulk --modes map,multimap \
     --records off,batch --warmup 0 > "$out/memcheck_bulk.txt" 2>&1 &&
