@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include <algorithm>
 #include <memory>
 
 #include "stress/gpu/cuda_check.cuh"
@@ -25,19 +26,29 @@
 namespace warpcheck::gpu {
 
 // A structure's memory on the device, laid out from its MemoryLayout (the
-// same description the host's HostMemory uses), and its copy back.
+// same description the host's HostMemory uses), and its copy back. Each
+// array its own cudaMalloc, or, with `apart` (a recipe's apart=), all in one
+// allocation, each array `apart` bytes past the end of the one before.
 class DeviceMemory {
  public:
-  explicit DeviceMemory(MemoryLayout layout) : layout_(std::move(layout)) {
-    for (const ArraySpec& a : layout_) {
-      void* p = nullptr;
-      check(cudaMalloc(&p, a.bytes() ? a.bytes() : 1), "cudaMalloc");
-      pointers_.push_back(p);
+  explicit DeviceMemory(MemoryLayout layout, uint64_t apart = 0) : layout_(std::move(layout)) {
+    if (apart == 0) {
+      for (const ArraySpec& a : layout_) pointers_.push_back(allocate(a.bytes() ? a.bytes() : 1));
+    } else {
+      std::vector<uint64_t> offsets;
+      uint64_t end = 0;
+      for (const ArraySpec& a : layout_) {
+        const uint64_t start = offsets.empty() ? 0 : round_up(end + apart, 256);
+        offsets.push_back(start);
+        end = start + std::max<uint64_t>(a.bytes(), 1);
+      }
+      char* base = static_cast<char*>(allocate(end));
+      for (uint64_t o : offsets) pointers_.push_back(base + o);
     }
     reset();
   }
   ~DeviceMemory() {
-    for (void* p : pointers_) cudaFree(p);
+    for (void* p : allocations_) cudaFree(p);
   }
   DeviceMemory(const DeviceMemory&) = delete;
   DeviceMemory& operator=(const DeviceMemory&) = delete;
@@ -65,8 +76,17 @@ class DeviceMemory {
   }
 
  private:
+  static uint64_t round_up(uint64_t n, uint64_t to) { return (n + to - 1) / to * to; }
+  void* allocate(uint64_t bytes) {
+    void* p = nullptr;
+    check(cudaMalloc(&p, bytes), "cudaMalloc");
+    allocations_.push_back(p);
+    return p;
+  }
+
   MemoryLayout layout_;
   std::vector<void*> pointers_;
+  std::vector<void*> allocations_;  // what cudaMalloc gave (one, with apart)
 };
 
 // The recorded warp-cooperative driver on the device: one team per warp.
@@ -134,7 +154,7 @@ float launch_recorded_team_ops(const Structure& s, const core::workload_op* ops,
                                const history_log& log, cuda_backend::device_context ctx, const Perturbation& pert,
                                const std::vector<cuda_backend::hot_region>& hot, std::string* launch = nullptr) {
   const std::vector<LaunchShape> shapes = warp_team_shapes(teams, kThreadsPerBlock);
-  if (!pert.on()) return launch_team_ops(s, ops, teams, per_lane, &log, ctx, shapes.front().threads);
+  if (!pert.launch()) return launch_team_ops(s, ops, teams, per_lane, &log, ctx, shapes.front().threads);
   DeviceBuffer<uint32_t> done(1);
   auto kernel = team_ops_kernel<true, true, Structure>;
   const PerturbedLaunch plan = plan_perturbed_launch(kernel, pert, shapes, 0, teams, hot, done.p);
@@ -201,7 +221,7 @@ GpuRun run_warp_structure(const MemoryLayout& layout, MakeView make_view, const 
                           uint64_t spin_bound, const HostMemory* initial = nullptr, const Prefill& prefill = {},
                           const Perturbation& perturbation = {}) {
   if (ops.size() != size_t(teams) * 32 * per_lane) throw std::invalid_argument("gpu: workload size does not fit the shape");
-  DeviceMemory memory(layout);
+  DeviceMemory memory(layout, perturbation.recipe.apart);
   if (initial) memory.upload(*initial);
   DeviceLog log(teams, log_capacity + prefill.records(), clock);
   DeviceBuffer<cuda_backend::device_faults> faults(1);

@@ -18,6 +18,7 @@ struct Perturbation {
   PerturbRecipe recipe;
   uint64_t seed = 0;
   bool on() const { return !recipe.off(); }
+  bool launch() const { return recipe.perturbs_launch(); }  // the perturbed kernel
 };
 
 struct GpuRun {

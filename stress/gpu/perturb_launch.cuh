@@ -46,7 +46,8 @@ struct PerturbedLaunch {
       s += ", block b runs as (" + std::to_string(params.block_mul) + "b + " + std::to_string(params.block_add) + ") mod " +
            std::to_string(params.worker_blocks);
     if (params.hammer_blocks) s += ", " + std::to_string(params.hammer_blocks) + " hammer block(s) in front";
-    if (shared_bytes) s += ", " + std::to_string(shared_bytes) + " B dynamic shared memory (" + std::to_string(blocks_per_sm) + " blocks an SM)";
+    if (shared_bytes) s += ", " + std::to_string(shared_bytes) + " B dynamic shared memory";
+    if (blocks_per_sm) s += " (" + std::to_string(blocks_per_sm) + " blocks an SM)";
     return s;
   }
 };

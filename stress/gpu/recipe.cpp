@@ -11,6 +11,7 @@ namespace {
 
 constexpr uint32_t kMaxDelayNs = 10000000;  // 10 ms
 constexpr uint32_t kMaxHammer = 1024, kMaxLines = 4096, kMaxOcc = 32, kMaxTeamDen = 1024;
+constexpr uint64_t kApartAlign = 256, kMaxApart = uint64_t(1) << 28;  // 256 MB
 
 constexpr std::pair<PerturbRecipe::Point, const char*> kPoints[] = {
     {PerturbRecipe::Load, "load"}, {PerturbRecipe::Store, "store"}, {PerturbRecipe::Rmw, "rmw"},
@@ -67,7 +68,26 @@ std::vector<std::string_view> split(std::string_view s, char sep) {
   }
 }
 
-const char* kItems = "p=, delay=, wait=, at=, split, teams=, hammer=, lines=, shuffle, occ=, seed=";
+const char* kItems = "p=, delay=, wait=, at=, split, teams=, hammer=, lines=, shuffle, occ=, apart=, seed=";
+
+// "4M", "256K" or "4096": bytes, a multiple of 256 in [256, 256M].
+uint64_t apart_bytes(std::string_view token, std::string_view given) {
+  std::string_view v = given;
+  uint64_t unit = 1;
+  if (!v.empty() && (v.back() == 'K' || v.back() == 'M')) {
+    unit = v.back() == 'K' ? 1024 : 1024 * 1024;
+    v.remove_suffix(1);
+  }
+  const uint64_t n = number(token, "apart=", v, 1, kMaxApart / unit) * unit;
+  if (n % kApartAlign) bad(token, "apart= takes bytes in multiples of 256 (or K, M), got '" + std::string(given) + "'");
+  return n;
+}
+
+std::string apart_text(uint64_t bytes) {
+  if (bytes % (1024 * 1024) == 0) return std::to_string(bytes / (1024 * 1024)) + "M";
+  if (bytes % 1024 == 0) return std::to_string(bytes / 1024) + "K";
+  return std::to_string(bytes);
+}
 
 }  // namespace
 
@@ -182,6 +202,9 @@ PerturbRecipe parse_recipe(std::string_view text) {
     } else if (key == "occ") {
       needs_value();
       r.occ = static_cast<uint32_t>(number(text, "occ=", v, 1, kMaxOcc));
+    } else if (key == "apart") {
+      needs_value();
+      r.apart = apart_bytes(text, v);
     } else if (key == "seed") {
       needs_value();
       r.seed = number(text, "seed=", v, 0, UINT64_MAX);
@@ -233,6 +256,7 @@ std::string format_recipe(const PerturbRecipe& r) {
   }
   if (r.shuffle) items.push_back("shuffle");
   if (r.occ) items.push_back("occ=" + std::to_string(r.occ));
+  if (r.apart) items.push_back("apart=" + apart_text(r.apart));
   if (r.seed) items.push_back("seed=" + std::to_string(r.seed));
   std::string s;
   for (const std::string& i : items) s += (s.empty() ? "" : ",") + i;

@@ -42,10 +42,20 @@ struct PerturbRecipe {
   uint32_t lines = 0;  // 0: the default (8) when hammering
   bool shuffle = false;  // block-to-team permutation and threads a block, from the seed
   uint32_t occ = 0;      // at most this many resident blocks an SM (0: no limit)
+  // Layout: every array of the structure starts this many bytes past the
+  // end of the one before it (0: each its own cudaMalloc, as usual). The
+  // H100 reorders unfenced message passing only between far apart words
+  // (bench/RESULTS.md, litmus runs), so a missing fence between a lock and
+  // the data it guards shows only when they are far apart.
+  uint64_t apart = 0;
   uint64_t seed = 0;     // mixed with the run's seed
 
   bool delays() const { return p_ppm > 0; }
-  bool off() const { return !delays() && hammer == 0 && !shuffle && occ == 0; }
+  // Whether the launch itself is perturbed (apart= alone moves arrays and
+  // launches the plain kernel, every instruction between a store and an
+  // atomic as it is unperturbed).
+  bool perturbs_launch() const { return delays() || hammer != 0 || shuffle || occ != 0; }
+  bool off() const { return !perturbs_launch() && apart == 0; }
   uint32_t hammer_lines() const { return lines ? lines : 8; }
   bool operator==(const PerturbRecipe&) const = default;
 };

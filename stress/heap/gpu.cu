@@ -84,7 +84,7 @@ GpuRun run_heap(const HeapConfig& c, const std::vector<core::workload_op>& ops, 
   validate(c);
   if (ops.size() != size_t(c.teams) * c.ops_per_team) throw std::invalid_argument("gpu: heap workload size does not fit the shape");
   const auto device_ops = to_device(ops);
-  DeviceMemory memory(heap_layout(c));
+  DeviceMemory memory(heap_layout(c), perturbation.recipe.apart);
   const uint32_t records = (c.log_capacity ? c.log_capacity : c.ops_per_team) + c.prefill;
   DeviceLog log(c.teams, records, clock, records * c.k);
   DeviceBuffer<cuda_backend::device_faults> faults(1);
@@ -97,7 +97,7 @@ GpuRun run_heap(const HeapConfig& c, const std::vector<core::workload_op>& ops, 
     launch_heap_ops(view, thrust::raw_pointer_cast(fill.data()), 1, c.lanes, c.prefill, uint64_t(c.teams) * c.ops_per_team,
                     keys, &log.view, ctx);
   }
-  if (perturbation.on())
+  if (perturbation.launch())
     run.kernel_ms = launch_perturbed_heap_ops(view, thrust::raw_pointer_cast(device_ops.data()), c.teams, c.lanes, c.ops_per_team,
                                               keys, log.view, ctx, perturbation, hot_regions(heap_layout(c), memory.pointers()),
                                               run.launch);

@@ -108,16 +108,19 @@ struct MappedHostBuffer {
   MappedHostBuffer& operator=(const MappedHostBuffer&) = delete;
 };
 
-// The board in GPU memory; the buckets there too, or in mapped host memory.
+// The board in GPU memory; the buckets there too (in one allocation with
+// the board, `apart` bytes past it, when a recipe asks), or in mapped host
+// memory.
 class StadiumMemory {
  public:
-  explicit StadiumMemory(const StadiumConfig& c) : layout_(stadium_layout(c)), board_(MemoryLayout{layout_[0]}) {
+  explicit StadiumMemory(const StadiumConfig& c, uint64_t apart = 0) : layout_(stadium_layout(c)) {
     if (c.host_table) {
+      device_ = std::make_unique<DeviceMemory>(MemoryLayout{layout_[0]});
       host_ = std::make_unique<MappedHostBuffer>(layout_[1].bytes());
-      pointers_ = {board_.pointers()[0], host_->device};
+      pointers_ = {device_->pointers()[0], host_->device};
     } else {
-      table_ = std::make_unique<DeviceMemory>(MemoryLayout{layout_[1]});
-      pointers_ = {board_.pointers()[0], table_->pointers()[0]};
+      device_ = std::make_unique<DeviceMemory>(layout_, apart);
+      pointers_.assign(device_->pointers().begin(), device_->pointers().end());
     }
   }
   ArrayPointers pointers() const { return pointers_; }
@@ -165,8 +168,7 @@ class StadiumMemory {
 
  private:
   MemoryLayout layout_;
-  DeviceMemory board_;
-  std::unique_ptr<DeviceMemory> table_;
+  std::unique_ptr<DeviceMemory> device_;  // the board, and the buckets unless they are on the host
   std::unique_ptr<MappedHostBuffer> host_;
   std::vector<void*> pointers_;
 };
@@ -250,7 +252,7 @@ StadiumGpuRun run_stadium(const StadiumConfig& c, const std::vector<core::worklo
   if (ops.size() != size_t(c.teams) * 32 * c.ops_per_lane) throw std::invalid_argument("gpu: stadium workload size does not fit the shape");
   HostMemory image(stadium_layout(c));
   stadium_fill(c, image);
-  StadiumMemory memory(c);
+  StadiumMemory memory(c, perturbation.recipe.apart);
   memory.upload(image);
   const StadiumDeviceLog log(c, clock);
   DeviceBuffer<cuda_backend::device_faults> faults(1);
@@ -265,7 +267,7 @@ StadiumGpuRun run_stadium(const StadiumConfig& c, const std::vector<core::worklo
   const auto device_ops = to_device(ops);
   StadiumGpuRun out;
   GpuRun& run = out.run;
-  if (perturbation.on()) {
+  if (perturbation.launch()) {
     // The hammer warps hit the board, and the buckets when they are in GPU memory.
     const MemoryLayout layout = stadium_layout(c);
     std::vector<cuda_backend::hot_region> hot{{reinterpret_cast<uint64_t>(memory.pointers()[0]), layout[0].bytes()}};

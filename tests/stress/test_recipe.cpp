@@ -44,6 +44,7 @@ PerturbRecipe random_recipe() {
   }
   r.shuffle = *rc::gen::arbitrary<bool>();
   r.occ = *rc::gen::inRange<uint32_t>(0, 33);
+  r.apart = *rc::gen::arbitrary<bool>() ? 256 * uint64_t(*rc::gen::inRange<uint32_t>(1, (1u << 20) + 1)) : 0;
   r.seed = *rc::gen::arbitrary<uint64_t>();
   if (r.off()) r.shuffle = true;
   return r;
@@ -83,6 +84,18 @@ TEST(Recipe, DefaultsAreFilledInAndPrinted) {
   EXPECT_EQ(r.occ, 2u);
 }
 
+TEST(Recipe, ApartTakesBytesAndPrintsTheLargestExactUnit) {
+  EXPECT_EQ(parse_recipe("apart=4M").apart, uint64_t(4) << 20);
+  EXPECT_EQ(parse_recipe("apart=256K").apart, uint64_t(256) << 10);
+  EXPECT_EQ(parse_recipe("apart=768").apart, 768u);
+  EXPECT_EQ(canonical_recipe("apart=4194304"), "apart=4M");
+  EXPECT_EQ(canonical_recipe("apart=1536"), "apart=1536");
+  EXPECT_EQ(canonical_recipe("apart=256M"), "apart=256M");
+  // A layout alone is a perturbation; it comes after occ= in the stored form.
+  EXPECT_FALSE(parse_recipe("apart=4M").off());
+  EXPECT_EQ(canonical_recipe("apart=1M,occ=2,shuffle"), "shuffle,occ=2,apart=1M");
+}
+
 TEST(Recipe, BadTokensAreRefusedSayingWhy) {
   const std::pair<const char*, const char*> bad[] = {
       {"", "empty"},
@@ -118,6 +131,11 @@ TEST(Recipe, BadTokensAreRefusedSayingWhy) {
       {"preset:nope", "no preset 'nope'"},
       {"jitter=5", "unknown item 'jitter=5'"},
       {"occ", "needs a value"},
+      {"apart=0", "apart="},
+      {"apart=300", "multiples of 256"},
+      {"apart=257M", "apart="},
+      {"apart=4G", "apart="},
+      {"apart", "needs a value"},
   };
   for (auto [token, why] : bad) {
     SCOPED_TRACE(token);
