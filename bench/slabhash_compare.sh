@@ -50,6 +50,7 @@ join_outputs() {
         if (field(line, "block") != "") cfg = cfg "/block-" field(line, "block")
         if (field(line, "kernels") != "") cfg = cfg "/kernels-" field(line, "kernels")
         if (field(line, "tile") != "") cfg = cfg "/tile-" field(line, "tile")
+        if (field(line, "guard") != "") cfg = cfg "/guard-" field(line, "guard")
         cfg = cfg "/" field(line, "record")
         add(cfg, field(line, "beta"), field(line, "phase"), field(line, "mops"), field(line, "ms"), field(line, "util"), field(line, "buckets"))
       } else if (line ~ /^CHECK impl=ours /) {
@@ -128,6 +129,7 @@ join_outputs() {
         cfg = variants[v]; ref = cfg; sub(/\/k[0-9]+\/.*$/, "/k1/off", ref)
         if (cfg ~ /\/kernels-shared\//) { ref = cfg; sub(/\/kernels-shared/, "", ref) }  # round 1 against the defaults, same K
         if (cfg ~ /\/tile-/) { ref = cfg; sub(/\/tile-[^\/]*/, "", ref) }                # other tiles against the defaults, same K
+        if (cfg ~ /\/guard-/) { ref = cfg; sub(/\/guard-[^\/]*/, "", ref) }              # without the guard against with it
         for (b = 1; b <= nbeta; ++b) for (p = 1; p <= nphase; ++p) {
           k = cfg SUBSEP betas[b] SUBSEP phases[p]
           if (!(k in M)) continue

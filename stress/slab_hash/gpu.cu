@@ -123,6 +123,14 @@ float launch_bulk_fixed(int launch, bool bounded, uint32_t per_lane, const slab_
 // fixed: the mode fixed at compile time, when no bug is planted; otherwise
 // read from the table's fields (one operation at a time).
 float launch_bulk(bool fixed, uint32_t tile, int launch, bool bounded, uint32_t per_lane, const slab_hash& s, const bulk_launch& l) {
+  using structures::slab_hash_mode;
+  if (fixed && tile == 8 && s.mode == slab_hash_mode::multimap && s.mutant == structures::slab_hash_mutant::unguarded_absent) {
+    // --guard off: only a launch with deletes and searches together has a guard to leave out.
+    if (launch == 0)
+      return launch_bulk_s(bounded, per_lane,
+                           structures::slab_hash_fixed<slab_hash_mode::multimap, slab_hash::kPlantUnguardedAbsent, 8>{s}, l);
+    return launch_bulk_fixed<8>(launch, bounded, per_lane, s, l);
+  }
   if (fixed && s.mutant == structures::slab_hash_mutant::none) {
     if (tile == 16) return launch_bulk_fixed<16>(launch, bounded, per_lane, s, l);
     if (tile == 8) return launch_bulk_fixed<8>(launch, bounded, per_lane, s, l);
@@ -162,6 +170,9 @@ SlabHashBenchResult run_slab_hash_bench(const SlabHashBenchSpec& spec) {
   if (n % 256 || n == 0) throw std::invalid_argument("bench: elements must be a positive multiple of 256");
   if (!bulk && spec.record == SlabBenchRecord::per_batch)
     throw std::invalid_argument("bench: per-batch recording needs the bulk driver");
+  if (spec.unguarded && (!bulk || !spec.fixed_mode || spec.tile != 8 || spec.mode != structures::slab_hash_mode::multimap ||
+                         spec.record != SlabBenchRecord::off))
+    throw std::invalid_argument("bench: --guard off is the bulk driver's multimap, mode fixed, tiles of 8, recording off");
   if (bulk && (spec.block % 32 || spec.block == 0 || spec.block > kMaxBulkBlock))
     throw std::invalid_argument("bench: block must be a multiple of 32 up to 256");
   SlabHashConfig c;
@@ -198,7 +209,8 @@ SlabHashBenchResult run_slab_hash_bench(const SlabHashBenchSpec& spec) {
   std::vector<std::vector<double>> ms(kPhases);
   SlabHashBenchResult r;
   r.buckets = c.buckets;
-  const slab_hash view = slab_hash_view(c, spec.seed, table.pointers());
+  slab_hash view = slab_hash_view(c, spec.seed, table.pointers());
+  if (spec.unguarded) view.mutant = structures::slab_hash_mutant::unguarded_absent;
   const uint32_t tables = std::max(spec.repeats, 1u) + spec.warmup;
   const uint32_t fill_blocks = static_cast<uint32_t>((n + 255) / 256);
   uint64_t last_salt = 0;
