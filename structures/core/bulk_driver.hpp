@@ -10,8 +10,8 @@
 // whole operation, no hashing by all 32 lanes of each operation in turn.
 //
 // A structure that serves whole rounds itself (RoundServingStructure: the
-// slab hash, two operations at a time in half-warp tiles) is handed each
-// round at once when operations are not recorded one by one.
+// slab hash, several operations a warp step in tiles of 8 or 16 lanes) is
+// handed each round at once when operations are not recorded one by one.
 //
 // Lane l's r-th operation (r < K) is input index first + 32 r + l; indices
 // at or past the input's count are none. Results leave one round (one
@@ -56,7 +56,7 @@ concept BulkWarpStructure =
 // A structure that serves a whole round itself: every lane calls with its
 // own operation (pending: it has one this round) and gets its own result,
 // the team serving them in an order and grouping of its choosing (the slab
-// hash: two at a time, in half-warp tiles). Used when operations are not
+// hash: one a tile of 8 or 16 lanes at a time). Used when operations are not
 // recorded one by one (history_log's begin and end bracket one operation
 // at a time, by its owner).
 template <class S, class T>

@@ -140,8 +140,9 @@ struct slab_hash {
   // operations a warp step), not 16 (detail/tiled_round.hpp).
   //
   // Bit 4 (kPlantUnguardedAbsent): the planted bug unguarded_absent with
-  // the mode fixed, for the tests that show the tiles' directed race is
-  // exercised (no benchmark sets it).
+  // the mode fixed: for the tests that show the tiles' directed race is
+  // exercised, and for the benchmark's --guard off, which measures what
+  // the guard costs.
   static constexpr int kReadOnlyLaunch = 2, kInsertOnlyLaunch = 4, kQuarterTiles = 8, kPlantUnguardedAbsent = 16;
   template <int F>
   WC_HD static constexpr bool read_only_launch() {
@@ -235,8 +236,8 @@ struct slab_hash {
   }
 
   // Every lane calls with its own prepared operation (pending: it has one
-  // this round); the team serves all of them, two at a time where it can
-  // (detail/tiled_round.hpp), and each lane gets its own operation's
+  // this round); the team serves all of them, one a tile at a time (tiles
+  // of 8 or 16 lanes, detail/tiled_round.hpp), and each lane gets its own operation's
   // result. Modes fixed at compile time only (F >= 0: slab_hash_fixed).
   template <int F, class Team>
   WC_HD core::op_result serve_round(Team& t, const lane_op& mine, bool pending, lane_state& alloc_state) const;
@@ -476,8 +477,8 @@ struct slab_hash {
 // instantiated with F.
 // Launch: 0 (any operation), slab_hash::kReadOnlyLaunch (searches only,
 // with no writer beside the launch: the caller's promise) or
-// slab_hash::kInsertOnlyLaunch (inserts only), or (tests)
-// slab_hash::kPlantUnguardedAbsent. Tile: the lanes of a tile
+// slab_hash::kInsertOnlyLaunch (inserts only), or (tests, and the
+// benchmark's --guard off) slab_hash::kPlantUnguardedAbsent. Tile: the lanes of a tile
 // when the bulk driver's rounds are served by tiles (serve_round): 8 (four
 // operations a warp step, the fastest on an H100: bench/RESULTS.md, issue
 // 16 round 3) or 16 (two); 0 serves one operation at a time through
