@@ -384,14 +384,7 @@ class KeyDecision : detail::DistinctValueDecision {
     for (uint32_t k : positions_) order.push_back(laid_out_[k]);
   }
 
-  bool violation(std::vector<uint32_t> ops, std::string why) {
-    std::sort(ops.begin(), ops.end());
-    ops.erase(std::unique(ops.begin(), ops.end()), ops.end());
-    result_.outcome = Outcome::Violation;
-    result_.detail = std::move(why);
-    result_.evidence = std::move(ops);
-    return false;
-  }
+  bool violation(std::vector<uint32_t> ops, std::string why) { return found(Outcome::Violation, std::move(ops), std::move(why)); }
 
   const History& h_;
   int64_t key_ = 0;

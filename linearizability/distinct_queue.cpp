@@ -351,13 +351,8 @@ class QueueDecision : detail::DistinctValueDecision {
       else ++uncertain;
     }
     for (size_t j = 0; j < uncertain && j < pending_dequeues_.size(); ++j) ops.push_back(pending_dequeues_[j]);
-    std::sort(ops.begin(), ops.end());
-    ops.erase(std::unique(ops.begin(), ops.end()), ops.end());
     const bool rests_on_matching = uncertain > 0 && !pending_dequeues_.empty();
-    result_.outcome = rests_on_matching ? Outcome::Undecided : Outcome::Violation;
-    result_.detail = std::move(why);
-    result_.evidence = std::move(ops);
-    return false;
+    return found(rests_on_matching ? Outcome::Undecided : Outcome::Violation, std::move(ops), std::move(why));
   }
 
   const History& h_;

@@ -461,12 +461,7 @@ class StackDecision : detail::DistinctValueDecision {
       for (uint32_t p : pending_pops_)
         if (h_.ops[p].call <= last_response) ops.push_back(p);
     }
-    std::sort(ops.begin(), ops.end());
-    ops.erase(std::unique(ops.begin(), ops.end()), ops.end());
-    result_.outcome = rests_on_pending ? Outcome::Undecided : Outcome::Violation;
-    result_.detail = std::move(why);
-    result_.evidence = std::move(ops);
-    return false;
+    return found(rests_on_pending ? Outcome::Undecided : Outcome::Violation, std::move(ops), std::move(why));
   }
 
   const History& h_;

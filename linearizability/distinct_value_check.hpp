@@ -5,6 +5,7 @@
 // replay, a violation's evidence by the search) before it gives them.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -46,6 +47,17 @@ class DistinctValueDecision {
   bool undecided(std::string why) {
     result_.outcome = Outcome::Undecided;
     result_.detail = std::move(why);
+    return false;
+  }
+
+  // A finding (a violation, or undecided where it rests on a guess) with
+  // its evidence: the operations, sorted and each once.
+  bool found(Outcome outcome, std::vector<uint32_t> ops, std::string why) {
+    std::sort(ops.begin(), ops.end());
+    ops.erase(std::unique(ops.begin(), ops.end()), ops.end());
+    result_.outcome = outcome;
+    result_.detail = std::move(why);
+    result_.evidence = std::move(ops);
     return false;
   }
 

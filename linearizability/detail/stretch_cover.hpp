@@ -29,7 +29,8 @@ class StretchCover {
 
   // Call once every stretch is added, before the queries.
   void seal() {
-    std::sort(stretches_.begin(), stretches_.end(), [](const Stretch& a, const Stretch& b) { return a.from < b.from; });
+    // Stable: among stretches that start together, covering() names the first added.
+    std::stable_sort(stretches_.begin(), stretches_.end(), [](const Stretch& a, const Stretch& b) { return a.from < b.from; });
     merged_.clear();
     for (const Stretch& s : stretches_) {
       if (!merged_.empty() && s.from < merged_.back().to) merged_.back().to = std::max(merged_.back().to, s.to);
@@ -41,8 +42,6 @@ class StretchCover {
     stretches_.clear();
     merged_.clear();
   }
-
-  bool empty() const { return stretches_.empty(); }
 
   // The first free moment of [c, r], if any.
   std::optional<uint64_t> first_free(uint64_t c, uint64_t r) const {

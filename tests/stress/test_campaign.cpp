@@ -4,13 +4,12 @@
 // a folder read back with its unfinished shards and why.
 #include <gtest/gtest.h>
 
-#include <unistd.h>
-
 #include <filesystem>
 
 #include "stress/campaign/campaign_report.hpp"
 #include "stress/campaign/campaign_state.hpp"
 #include "stress/campaign/shard_run.hpp"
+#include "support/temp_dir.hpp"
 
 namespace warpcheck::campaign {
 namespace {
@@ -20,11 +19,7 @@ StressRequest planted_bug(uint64_t seeds) {
                             "--mode map --mutant torn_read --seeds " + std::to_string(seeds) + " --seed 5");
 }
 
-CampaignDir fresh_dir(const std::string& name) {
-  const auto dir = std::filesystem::temp_directory_path() / ("warpcheck_campaign_" + name + "_" + std::to_string(::getpid()));
-  std::filesystem::remove_all(dir);
-  return {dir.string()};
-}
+CampaignDir fresh_dir(const std::string& name) { return {warpcheck::testing::fresh_temp_dir("campaign", name).string()}; }
 
 TEST(Campaign, SeedsSplitIntoContiguousShardsThatDifferByOneSeedAtMost) {
   const auto shards = split_seeds(10, 7, 3);
