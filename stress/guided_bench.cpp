@@ -65,6 +65,7 @@ int print_guided_bench(const StressRequest& request, const GuidedBenchOptions& o
                                 ") must lie past the tries' schedule seeds 1 to " + std::to_string(o.tries) +
                                 ": an unguided try would otherwise be the producing run itself");
   const SeedRunner producer(request);
+  const Options gpu_options = gpu_options_of(s, producer.options());  // the options a GPU run of this request has
   const std::string unguided_flags = split_flags(s, producer.options().run_flags(), Backend::Gpu).elsewhere;
   CheckOptions check;
   check.timeout_seconds = o.check_timeout;
@@ -89,7 +90,6 @@ int print_guided_bench(const StressRequest& request, const GuidedBenchOptions& o
     ++found;
     const Ops ops = producer.workload(seed);
     const History gpu = gpu_like_history(s, producer.options(), request.workload ? &ops : nullptr, run.history);
-    const Options gpu_options = gpu_options_of(s, producer.options());
     const CheckResult gpu_check = check_history(gpu, check);
     const GpuFailure expected = gpu_failure(gpu_check);
     if (!o.keep_dir.empty()) {

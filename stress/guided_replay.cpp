@@ -103,6 +103,11 @@ std::string guided_flags(const Structure& s, const std::string& simulator_flags)
   return out + " --scheduler guided";
 }
 
+std::string with_recipe_delays(const std::string& simulator_flags, const Options& gpu_options) {
+  if (simulator_flags.find("--delays") != std::string::npos) return simulator_flags;
+  return simulator_flags + simulator_analogue(gpu_settings(gpu_options, 0).recipe);
+}
+
 StressRequest simulator_request(const Structure& s, const Options& gpu_options, const Ops& workload,
                                 const std::string& simulator_flags) {
   // The GPU run's options that the simulator takes, but its spin bound (the

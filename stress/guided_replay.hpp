@@ -34,6 +34,9 @@ std::shared_ptr<const sim::Guide> guide_of(const StressRequest& request, const T
 std::string declared_simulator_flags(const Structure& s, const Options& gpu_options);
 // The same for a guided run: the declared scheduler's own options left out.
 std::string guided_flags(const Structure& s, const std::string& simulator_flags);
+// `simulator_flags` and, when they set no delays of their own, the GPU
+// run's recipe's delays as the simulator's (simulator_analogue).
+std::string with_recipe_delays(const std::string& simulator_flags, const Options& gpu_options);
 
 // The simulator's run of a GPU run's workload: the GPU run's options that
 // apply there, then `simulator_flags` (later values win). Throws

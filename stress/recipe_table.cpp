@@ -39,7 +39,6 @@ struct Cell {
   uint64_t runs = 0, caught = 0, unknown = 0, operations = 0;
   double run_seconds = 0;
   std::optional<double> first_s;  // from the start of the row's campaign
-  Oracles first_by = 0;
   uint64_t first_seed = 0;
   std::optional<History> first_history;  // the first failing run's: the guide of its simulator tries
   GpuFailure first_failure;              // how it failed: its oracles, the key of its violation
@@ -132,7 +131,6 @@ void run_once(Cell& c, const RecipeTableOptions& o, Clock::time_point start) {
       ++c.caught;
       if (!c.first_s) {
         c.first_s = since(start);
-        c.first_by = by;
         c.first_seed = seed;
         c.first_failure = gpu_failure(result);
         c.first_failure.oracles = by;
@@ -172,8 +170,7 @@ std::string replay_in_simulator(const Row& row, const Cell& c, const RecipeTable
   if (!o.sim_seeds) return "-";
   try {
     const Structure& s = *row.s;
-    std::string flags = row.elsewhere;
-    if (row.elsewhere.find("--delays") == std::string::npos) flags += simulator_analogue(gpu_settings(*c.options, 0).recipe);
+    const std::string flags = with_recipe_delays(row.elsewhere, *c.options);
     const Ops ops = seed_ops(c.target, c.first_seed);  // the GPU run's workload
     StressRequest guided = simulator_request(s, *c.options, ops, guided_flags(s, flags));
     guided.guide = guide_from_history(*c.first_history);
@@ -280,7 +277,7 @@ int print_recipe_table(const Registry& reg, const Structure* only, const RecipeT
           continue;
         }
         line << c.caught << " / " << c.runs << (c.error.empty() ? "" : " (then: " + first_line(c.error) + ")") << " | " << c.unknown
-             << " | " << (c.caught ? oracle_names(c.first_by) : "-") << " | " << (c.first_s ? seconds_text(*c.first_s) : "-") << " | "
+             << " | " << (c.caught ? oracle_names(c.first_failure.oracles) : "-") << " | " << (c.first_s ? seconds_text(*c.first_s) : "-") << " | "
              << c.simulator << " |\n"
              << std::flush;
       }

@@ -45,11 +45,12 @@ int run_repro_in_simulator(const StressRequest& gpu, std::ostream& out, std::ost
   // the recipe's delays, under the guided scheduler with this history (or,
   // --unguided, the declared run's own scheduler: the comparison).
   const bool unguided = go.flag("unguided");
-  const std::string declared = declared_simulator_flags(st, go);
-  std::string flags = unguided ? declared : guided_flags(st, declared);
-  if (declared.find("--delays") == std::string::npos) flags += simulator_analogue(gpu_settings(go, 0).recipe);
-  StressRequest tried = simulator_request(st, go, workload, flags);
-  if (!unguided) tried.options.set("guide", std::filesystem::absolute(path).string());
+  const std::string declared = with_recipe_delays(declared_simulator_flags(st, go), go);
+  StressRequest tried = simulator_request(st, go, workload, unguided ? declared : guided_flags(st, declared));
+  if (!unguided) {
+    tried.options.set("guide", std::filesystem::absolute(path).string());  // for the printed reproduce line
+    tried.guide = guide_from_history(history);                               // read once, here: the tries need not read it again
+  }
   const std::string kind = unguided ? "unguided" : "guided";
 
   CheckOptions check;

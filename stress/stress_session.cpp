@@ -266,8 +266,9 @@ SeedRunner::SeedRunner(const StressRequest& req)
                                 st.spec.points_only_in_simulator);
   const uint64_t first = req.repro_seed ? *req.repro_seed : options_.integer("seed");
   if (backend == Backend::Sim) {
-    sim_ = simulator_config(target_, options_, workload(first), first);
-    if (sim_.scheduler == sim::SchedulerKind::Guided && req.schedule.empty()) sim_.guide = guide_of(req, target_, workload(first));
+    const Ops ops = workload(first);
+    sim_ = simulator_config(target_, options_, ops, first);
+    if (sim_.scheduler == sim::SchedulerKind::Guided && req.schedule.empty()) sim_.guide = guide_of(req, target_, ops);
   }
   config_ = run_configuration(st, options_, req.workload ? &*req.workload : nullptr);
 }

@@ -17,8 +17,7 @@ namespace warpcheck::gpu {
 struct Perturbation {
   PerturbRecipe recipe;
   uint64_t seed = 0;
-  bool on() const { return !recipe.off(); }
-  bool launch() const { return recipe.perturbs_launch(); }  // the perturbed kernel
+  bool launch() const { return recipe.perturbs_launch(); }  // the perturbed kernel (apart= alone launches the plain one)
 };
 
 struct GpuRun {
