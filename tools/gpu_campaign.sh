@@ -22,8 +22,7 @@ if [ "${1:-}" = --bundle ]; then
     cmake --build build -j"${JOBS:-2}" --target warpcheck litmus_gpu_bench || exit 1
   rm -rf "$bundle" && mkdir -p "$bundle"
   cp build/tools/warpcheck build/bench/litmus_gpu_bench "$bundle"/ || exit 1
-  for b in "$bundle"/*; do ldd "$b"; done | awk '/=> \// {print $3}' | grep -E 'boost|gomp|cudart|absl' | sort -u |
-    xargs -r -I{} cp -L {} "$bundle"/
+  bash tools/bundle_libs.sh "$bundle"
   ls -la "$bundle"
   exit 0
 fi

@@ -42,8 +42,7 @@ if [ "${1:-}" = --bundle ]; then
     fi
     cp "$base" "$bundle"/slab_hash_gpu_bench_base
   fi
-  for b in "$bundle"/*bench*; do ldd "$b"; done | awk '/=> \// {print $3}' | grep -E 'boost|gomp|cudart|absl' | sort -u |
-    xargs -r -I{} cp -L {} "$bundle"/
+  bash tools/bundle_libs.sh "$bundle"
   du -sh "$bundle"; ls -la "$bundle"
   exit 0
 fi

@@ -46,9 +46,7 @@ if [ "${1:-}" = --bundle ]; then
   if [ -n "${SLABHASH_DIR:-}" ]; then
     bash bench/ext/build_slabhash_bench.sh "$SLABHASH_DIR" "$bundle/slabhash_public_bench" || exit 1
   fi
-  # Shared libraries the device image may lack (glibc and the driver excepted).
-  for b in "$bundle"/*; do ldd "$b"; done | awk '/=> \// {print $3}' | grep -E 'boost|gomp|cudart|absl' | sort -u |
-    xargs -r -I{} cp -L {} "$bundle"/
+  bash tools/bundle_libs.sh "$bundle"  # shared libraries the device image may lack
   exclude="$(git rev-parse --git-dir)/info/exclude"
   mkdir -p "$(dirname "$exclude")"
   grep -qx "/$bundle/" "$exclude" 2>/dev/null || printf '/%s/\n/gpu-out/\n' "$bundle" >> "$exclude"
