@@ -7,8 +7,10 @@
 #include "linearizability/detail/bulk.hpp"
 #include "linearizability/detail/search.hpp"
 #include "linearizability/detail/shrink.hpp"
+#include "linearizability/distinct_map.hpp"
 #include "linearizability/distinct_multimap.hpp"
 #include "linearizability/distinct_queue.hpp"
+#include "linearizability/distinct_register.hpp"
 #include "linearizability/distinct_stack.hpp"
 #include "linearizability/partition.hpp"
 #include "linearizability/witness.hpp"
@@ -193,6 +195,12 @@ std::optional<DistinctValueProcedure> distinct_value_procedure(ModelId model) {
   if (model == ModelId::Multimap)
     return DistinctValueProcedure{"distinct-value multimap checker (per key: each value's sure lifetime, absent answers at free moments, O(n log n))",
                                   check_distinct_multimap, "pending erases removed values"};
+  if (model == ModelId::Map)
+    return DistinctValueProcedure{"distinct-value map checker (per key: each value's sure stretch, values collapsed to one moment, the rest searched like a set)",
+                                  check_distinct_map, "pending operations took effect elsewhere"};
+  if (model == ModelId::Register || model == ModelId::CasRegister || model == ModelId::Kv)
+    return DistinctValueProcedure{"distinct-value register checker (per register: chains of CASes, their sure stretches, failed CASes at free moments, O(n log n))",
+                                  check_distinct_register, "spare pending writes took effect"};
   return std::nullopt;
 }
 
@@ -271,8 +279,14 @@ std::optional<CheckResult> decide_distinct_values(const History& h, const CheckO
   const std::optional<DistinctValueProcedure> procedure = distinct_value_procedure(h.meta.model);
   if (!procedure) return std::nullopt;
   if (h.meta.model == ModelId::Queue) return decide_distinct_values<QueueModel>(h, opt, *procedure, why_not);
-  if (h.meta.model == ModelId::Multimap) return decide_distinct_values<MultimapModel>(h, opt, *procedure, why_not);
-  return decide_distinct_values<StackModel>(h, opt, *procedure, why_not);
+  switch (h.meta.model) {
+    case ModelId::Multimap: return decide_distinct_values<MultimapModel>(h, opt, *procedure, why_not);
+    case ModelId::Map: return decide_distinct_values<MapModel>(h, opt, *procedure, why_not);
+    case ModelId::Register: return decide_distinct_values<RegisterModel>(h, opt, *procedure, why_not);
+    case ModelId::CasRegister: return decide_distinct_values<CasRegisterModel>(h, opt, *procedure, why_not);
+    case ModelId::Kv: return decide_distinct_values<KvModel>(h, opt, *procedure, why_not);
+    default: return decide_distinct_values<StackModel>(h, opt, *procedure, why_not);
+  }
 }
 
 CheckResult replay_only(const History& h, HintReplay replay) {

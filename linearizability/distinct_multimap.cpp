@@ -78,13 +78,11 @@
 #include "linearizability/distinct_multimap.hpp"
 
 #include <algorithm>
-#include <atomic>
-#include <mutex>
 #include <numeric>
 #include <span>
 #include <tuple>
 
-#include "linearizability/detail/parallel_parts.hpp"
+#include "linearizability/detail/decide_by_key.hpp"
 #include "linearizability/detail/radix_order.hpp"
 #include "linearizability/detail/stretch_cover.hpp"
 #include "linearizability/partition.hpp"
@@ -407,33 +405,7 @@ class KeyDecision : detail::DistinctValueDecision {
 DistinctValueCheck check_distinct_multimap(const History& h) {
   if (h.meta.model != ModelId::Multimap) return {DistinctValueCheck::Outcome::NotApplicable, "not a multimap history", {}, {}};
   detail::reserve_long_step(h.ops.size() * 96);
-  const Partitions parts = partition_history(h, /*by_key=*/true);
-  std::vector<std::vector<uint32_t>> orders(parts.count());
-  std::vector<KeyDecision> workers(detail::parallel_workers(h.ops.size()), KeyDecision(h));
-  // The answer is the first key's (in key order) that is not linearizable:
-  // keys past one found are skipped, every key before it is decided.
-  std::atomic<size_t> first_found{parts.count()};
-  std::mutex found;
-  DistinctValueCheck finding;
-  detail::parallel_parts(parts.count(), h.ops.size(), [&](size_t p, unsigned worker) {
-    if (p > first_found.load(std::memory_order_relaxed)) return;
-    const std::span<const uint32_t> ops(parts.ops.data() + parts.begin[p], parts.size(p));
-    if (workers[worker].decide(parts.key[p], ops, orders[p])) return;
-    const std::lock_guard<std::mutex> lock(found);
-    if (p < first_found.load(std::memory_order_relaxed)) {
-      first_found.store(p, std::memory_order_relaxed);
-      finding = std::move(workers[worker].finding());
-    }
-  });
-  if (first_found.load() < parts.count()) {
-    finding.parts = parts.count();
-    return finding;
-  }
-  DistinctValueCheck proved;
-  proved.outcome = DistinctValueCheck::Outcome::Linearizable;
-  proved.order = merge_orders(h, orders);
-  proved.parts = parts.count();
-  return proved;
+  return detail::decide_by_key<KeyDecision>(h, /*by_key=*/true);
 }
 
 }  // namespace warpcheck

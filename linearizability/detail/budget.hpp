@@ -63,4 +63,10 @@ struct Budget {
   size_t resident_slack() const { return resident_limit / 32; }
 };
 
+// The budget installed as this thread's long-step poller, if one is: a
+// procedure that runs a search inside a check spends the check's budget.
+inline Budget* installed_budget() {
+  return long_step_poller.poll == &Budget::poll ? static_cast<Budget*>(long_step_poller.context) : nullptr;
+}
+
 }  // namespace warpcheck::detail

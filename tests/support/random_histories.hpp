@@ -263,6 +263,200 @@ inline History linearizable_distinct_value_multimap_history(size_t max_ops, int6
   return h;
 }
 
+// Register, cas-register or kv histories (on up to `max_keys` keys) whose
+// writes and CASes each write a value of their own. Random: reads return
+// absent, a value written (on any key, before or after) or one nobody
+// wrote; a CAS expects one of those and succeeds or fails at random.
+// Mostly violations.
+inline History random_distinct_value_register_history(ModelId model, size_t max_ops, int64_t max_keys) {
+  History h;
+  h.meta.model = model;
+  const ModelInfo& info = model_info(model);
+  const size_t n = *rc::gen::inRange<size_t>(max_ops / 2, max_ops + 1);  // RapidCheck favours small draws
+  const int64_t keys = model == ModelId::Kv ? *rc::gen::inRange<int64_t>(1, max_keys + 1) : 1;
+  const size_t kinds = info.ops.back().kind == OpKind::Append ? info.ops.size() - 1 : info.ops.size();
+  for (size_t i = 0; i < n; ++i) {
+    Operation op;
+    op.id = i;
+    op.team = uint32_t(i % 4);
+    OpData& d = op.data;
+    d.kind = info.ops[*rc::gen::inRange<size_t>(0, kinds)].kind;
+    d.key = *rc::gen::inRange<int64_t>(0, keys);
+    d.value = int64_t(i) + 1;
+    d.expected = *rc::gen::inRange<int64_t>(1, int64_t(n) + 2);
+    op.call = *rc::gen::inRange<uint64_t>(0, 3 * n + 1);
+    d.pending = *rc::gen::inRange(0, 6) == 0;
+    op.ret = d.pending ? kPendingTime : op.call + *rc::gen::inRange<uint64_t>(0, 9);
+    if (!d.pending && d.kind == OpKind::Read) {
+      d.result = *rc::gen::inRange<int64_t>(0, int64_t(n) + 2);
+      d.result_kind = d.result == 0 ? ResultKind::Absent : ResultKind::Value;
+    }
+    if (!d.pending && d.kind == OpKind::Cas) {
+      d.result_kind = ResultKind::Bool;
+      d.result = *rc::gen::inRange(0, 2);
+    }
+    clear_unused_fields(info, op);
+    h.ops.push_back(op);
+  }
+  validate_history(h, "random distinct-value register history");
+  return h;
+}
+
+// Register, cas-register or kv histories linearizable by construction,
+// with values of their own: a sequential run in which a CAS expects the
+// current value half the time (and some value written before, or none,
+// otherwise), pending operations take effect or not, each point widened
+// into an interval of up to `overlap` stamps either side; with `coarse`,
+// times are rounded out to multiples of 4, so that many intervals touch.
+inline History linearizable_distinct_value_register_history(ModelId model, size_t max_ops, int64_t max_keys, uint64_t overlap,
+                                                            bool coarse) {
+  History h;
+  h.meta.model = model;
+  const ModelInfo& info = model_info(model);
+  const size_t n = *rc::gen::inRange<size_t>(std::max<size_t>(1, max_ops / 2), max_ops + 1);  // RapidCheck favours small draws
+  const int64_t keys = model == ModelId::Kv ? *rc::gen::inRange<int64_t>(1, max_keys + 1) : 1;
+  const size_t kinds = info.ops.back().kind == OpKind::Append ? info.ops.size() - 1 : info.ops.size();
+  const int pending_one_in = *rc::gen::element(0, 4, 8);
+  std::map<int64_t, std::optional<int64_t>> current;
+  for (size_t i = 0; i < n; ++i) {
+    Operation op;
+    op.id = i;
+    op.team = uint32_t(i % 4);
+    OpData& d = op.data;
+    d.kind = info.ops[*rc::gen::inRange<size_t>(0, kinds)].kind;
+    d.key = *rc::gen::inRange<int64_t>(0, keys);
+    d.value = int64_t(i) + 1;
+    std::optional<int64_t>& now = current[d.key];
+    d.expected = now && *rc::gen::arbitrary<bool>() ? *now : *rc::gen::inRange<int64_t>(1, int64_t(i) + 2);
+    d.pending = pending_one_in > 0 && *rc::gen::inRange(0, pending_one_in) == 0;
+    const bool takes_effect = !d.pending || *rc::gen::arbitrary<bool>();
+    if (d.kind == OpKind::Read) {
+      d.result_kind = now ? ResultKind::Value : ResultKind::Absent;
+      d.result = now.value_or(0);
+    } else if (d.kind == OpKind::Cas) {
+      const bool swapped = now && *now == d.expected;
+      d.result_kind = ResultKind::Bool;
+      d.result = swapped;
+      if (swapped && takes_effect) now = d.value;
+    } else if (takes_effect) {
+      now = d.value;
+    }
+    const uint64_t point = 2 * overlap + 4 + 2 * i;
+    op.call = point - *rc::gen::inRange<uint64_t>(0, overlap + 1);
+    op.ret = point + *rc::gen::inRange<uint64_t>(0, overlap + 1);
+    if (coarse) {
+      op.call -= op.call % 4;
+      op.ret += (4 - op.ret % 4) % 4;
+    }
+    if (d.pending) {
+      op.ret = kPendingTime;
+      d.result_kind = ResultKind::None;
+      d.result = 0;
+    }
+    clear_unused_fields(info, op);
+    h.ops.push_back(op);
+  }
+  validate_history(h, "linearizable distinct-value register history");
+  return h;
+}
+
+// Map histories (on up to `max_keys` keys) whose inserts and upserts each
+// write a value of their own. Random: finds return absent, a value written
+// (on any key, before or after) or one nobody wrote; inserts and erases
+// succeed or fail at random. Mostly violations.
+inline History random_distinct_value_map_history(size_t max_ops, int64_t max_keys) {
+  History h;
+  h.meta.model = ModelId::Map;
+  const ModelInfo& info = model_info(ModelId::Map);
+  const size_t n = *rc::gen::inRange<size_t>(max_ops / 2, max_ops + 1);  // RapidCheck favours small draws
+  const int64_t keys = *rc::gen::inRange<int64_t>(1, max_keys + 1);
+  for (size_t i = 0; i < n; ++i) {
+    Operation op;
+    op.id = i;
+    op.team = uint32_t(i % 4);
+    OpData& d = op.data;
+    d.kind = *rc::gen::element(OpKind::Insert, OpKind::Upsert, OpKind::Erase, OpKind::Find);
+    d.key = *rc::gen::inRange<int64_t>(0, keys);
+    d.value = int64_t(i) + 1;
+    op.call = *rc::gen::inRange<uint64_t>(0, 3 * n + 1);
+    d.pending = *rc::gen::inRange(0, 6) == 0;
+    op.ret = d.pending ? kPendingTime : op.call + *rc::gen::inRange<uint64_t>(0, 9);
+    if (!d.pending && d.kind == OpKind::Find) {
+      d.result = *rc::gen::inRange<int64_t>(0, int64_t(n) + 2);
+      d.result_kind = d.result == 0 ? ResultKind::Absent : ResultKind::Value;
+    } else if (!d.pending && d.kind != OpKind::Upsert) {
+      d.result_kind = ResultKind::Bool;
+      d.result = *rc::gen::inRange(0, 2);
+    }
+    clear_unused_fields(info, op);
+    h.ops.push_back(op);
+  }
+  validate_history(h, "random distinct-value map history");
+  return h;
+}
+
+// Map histories linearizable by construction, with values of their own: a
+// sequential run (pending operations take effect or not), each point
+// widened into an interval of up to `overlap` stamps either side; with
+// `coarse`, times are rounded out to multiples of 4, so that many
+// intervals touch.
+inline History linearizable_distinct_value_map_history(size_t max_ops, int64_t max_keys, uint64_t overlap, bool coarse) {
+  History h;
+  h.meta.model = ModelId::Map;
+  const ModelInfo& info = model_info(ModelId::Map);
+  const size_t n = *rc::gen::inRange<size_t>(std::max<size_t>(1, max_ops / 2), max_ops + 1);  // RapidCheck favours small draws
+  const int64_t keys = *rc::gen::inRange<int64_t>(1, max_keys + 1);
+  const int pending_one_in = *rc::gen::element(0, 4, 8);
+  std::map<int64_t, std::optional<int64_t>> current;
+  for (size_t i = 0; i < n; ++i) {
+    Operation op;
+    op.id = i;
+    op.team = uint32_t(i % 4);
+    OpData& d = op.data;
+    d.kind = *rc::gen::element(OpKind::Insert, OpKind::Upsert, OpKind::Erase, OpKind::Find);
+    d.key = *rc::gen::inRange<int64_t>(0, keys);
+    d.value = int64_t(i) + 1;
+    std::optional<int64_t>& now = current[d.key];
+    d.pending = pending_one_in > 0 && *rc::gen::inRange(0, pending_one_in) == 0;
+    const bool takes_effect = !d.pending || *rc::gen::arbitrary<bool>();
+    switch (d.kind) {
+      case OpKind::Insert:
+        d.result_kind = ResultKind::Bool;
+        d.result = !now;
+        if (!now && takes_effect) now = d.value;
+        break;
+      case OpKind::Upsert:
+        if (takes_effect) now = d.value;
+        break;
+      case OpKind::Erase:
+        d.result_kind = ResultKind::Bool;
+        d.result = now.has_value();
+        if (takes_effect) now.reset();
+        break;
+      default:
+        d.result_kind = now ? ResultKind::Value : ResultKind::Absent;
+        d.result = now.value_or(0);
+        break;
+    }
+    const uint64_t point = 2 * overlap + 4 + 2 * i;
+    op.call = point - *rc::gen::inRange<uint64_t>(0, overlap + 1);
+    op.ret = point + *rc::gen::inRange<uint64_t>(0, overlap + 1);
+    if (coarse) {
+      op.call -= op.call % 4;
+      op.ret += (4 - op.ret % 4) % 4;
+    }
+    if (d.pending) {
+      op.ret = kPendingTime;
+      d.result_kind = ResultKind::None;
+      d.result = 0;
+    }
+    clear_unused_fields(info, op);
+    h.ops.push_back(op);
+  }
+  validate_history(h, "linearizable distinct-value map history");
+  return h;
+}
+
 inline History perturbed_history(ModelId model, size_t max_ops, uint64_t overlap_max) {
   SyntheticHistorySpec spec;
   spec.model = model;
