@@ -90,6 +90,7 @@ BENCHMARK(BM_SetHotKeys)->Arg(60)->Unit(benchmark::kMillisecond)->UseRealTime()-
 // under a fixed budget (argument: keys).
 void BM_KvSearchSpeed(benchmark::State& state) {
   CheckOptions opt;
+  opt.algorithm = Algorithm::Search;  // the distinct-value register checker would decide it without searching
   opt.partition = false;
   opt.threads = 1;
   opt.timeout_seconds = 10;
@@ -139,6 +140,24 @@ void BM_DistinctMultimap(benchmark::State& state) {
   run_check(state, cached_history(ModelId::Multimap, size_t(state.range(1)) * 1000, 64, 64, false, 0, 0.01), opt);
 }
 BENCHMARK(BM_DistinctMultimap)->Args({1, 1000})->Args({0, 1000})->Args({1, 10000})
+    ->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(1);
+
+// One hot key, overlap 512 (issue 27): map, register, cas-register and kv
+// histories with a value of their own per write, decided by their
+// distinct-value checkers (argument 2: 1, auto) against the search (0)
+// under a 20 s budget (argument 1: ops in thousands).
+constexpr ModelId kSingleValueModels[] = {ModelId::Map, ModelId::Register, ModelId::CasRegister, ModelId::Kv};
+void BM_DistinctSingleValue(benchmark::State& state) {
+  const ModelId model = kSingleValueModels[state.range(0)];
+  state.SetLabel(std::string(model_info(model).name));
+  CheckOptions opt;
+  opt.algorithm = state.range(2) ? Algorithm::Auto : Algorithm::Search;
+  opt.timeout_seconds = 20;
+  run_check(state, cached_history(model, size_t(state.range(1)) * 1000, 1, 512), opt);
+}
+BENCHMARK(BM_DistinctSingleValue)
+    ->ArgsProduct({{0, 1, 2, 3}, {1000}, {1, 0}})
+    ->ArgsProduct({{0, 1, 2, 3}, {10000}, {1}})
     ->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(1);
 
 // Parsing and writing 1,000,000 operations (both formats), for context.

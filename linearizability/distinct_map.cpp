@@ -140,6 +140,7 @@ class MapDecision : detail::DistinctValueDecision {
   }
 
   bool classify(std::span<const uint32_t> ops) {
+    index_.reserve(ops.size());
     too_late_ = false;
     for (uint32_t i : ops) {
       detail::poll_every(++polled_);

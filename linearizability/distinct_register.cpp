@@ -182,6 +182,7 @@ class RegisterDecision : detail::DistinctValueDecision {
 
   // 0: what each operation names.
   bool classify(std::span<const uint32_t> ops) {
+    index_.reserve(ops.size());
     for (uint32_t i : ops) {
       detail::poll_every(++polled_);
       const OpData& d = op(i).data;

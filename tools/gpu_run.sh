@@ -12,8 +12,8 @@
 #                                         # (CUCO_INCLUDE=dir adds bench/ext's cuCollections comparison,
 #                                         # SLABHASH_DIR=dir the public SlabHash's)
 #   bash tools/gpu_run.sh [SECTION...]    # there: run from .gpu-bundle/
-# Sections: sass memcheck stress score sanitize bench examples (default:
-# all, in that order), and recipes (only when named: every planted bug under
+# Sections: sass memcheck stress contended score sanitize bench examples
+# (default: all, in that order), and recipes (only when named: every planted bug under
 # perturbation recipes, tools/gpu_mutant_table.sh, about 10 minutes; it
 # takes RECIPE_STRUCTURES="s1 s2" to run some structures only).
 # GPU_BENCH_ARGS are passed to every benchmark program (so only what all
@@ -59,7 +59,7 @@ mkdir -p "$out"
 export LD_LIBRARY_PATH="$PWD/$bundle${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv | tee "$out/device.txt"
 
-sections=${*:-sass memcheck stress score sanitize bench examples}
+sections=${*:-sass memcheck stress contended score sanitize bench examples}
 want() { [[ " $sections " == *" $1 "* ]]; }
 
 if want sass; then
@@ -84,6 +84,24 @@ echo "== every structure's stress suite on the GPU (main and gpu runs)"
 for tag in main gpu; do
   timeout 500 "$bundle/warpcheck" suite --tag $tag --backend gpu 2>&1 | grep -E '^(==|\| |FAILED|suite:)' | tee -a "$out/suite.txt"
 done
+fi
+
+if want contended; then
+echo "== full contention (issue 27): many warps on 4 keys, every history checked; rare planted bugs under it"
+timeout 500 "$bundle/warpcheck" suite --tag contended --backend gpu 2>&1 | grep -E '^(==|\| |FAILED|suite:)' | tee "$out/contended.txt"
+# The planted bugs that were rare catches on the GPU, under the same contention.
+while IFS='|' read -r structure shape; do
+  echo "== $structure $shape" | tee -a "$out/contended.txt"
+  timeout 120 "$bundle/warpcheck" stress --structure $structure $shape --backend gpu --keep-going --no-shrink --timeout 20 2>&1 |
+    grep -E '^\| ' | tail -n 1 | tee -a "$out/contended.txt"
+done <<'ROWS'
+slabhash|--mode multimap --mutant unguarded_absent --teams 64 --keys 4 --ops-per-lane 4 --mix insert=45,erase=45,contains=10 --seeds 300
+slabhash|--mode multimap --mutant unguarded_absent --teams 2048 --keys 4 --ops-per-lane 4 --mix insert=45,erase=45,contains=10 --seeds 50
+slabhash|--mode map --mutant no_reread_after_failed_cas --teams 64 --keys 4 --ops-per-lane 4 --seeds 300
+slabhash|--mode map --mutant no_reread_after_failed_cas --teams 2048 --keys 4 --ops-per-lane 4 --seeds 50
+gfsl|--variant fixed --mutant link_before_copy --chunk 16 --teams 512 --keys 64 --ops-per-lane 4 --mix insert=50,erase=0,contains=50 --seeds 300
+gfsl|--variant fixed --mutant no_zombie_skip --chunk 16 --teams 512 --keys 64 --ops-per-lane 4 --mix insert=40,erase=30,contains=30 --seeds 300
+ROWS
 fi
 
 if want score; then

@@ -130,6 +130,8 @@ StructureSpec GfslAdapter::declare() {
       {"the printed pseudocode (its next-chunk lock G1 expected to be caught)", "--variant paper" + small + " --backend sim --seeds 50", 1},
       {"fixed, 512 warps", "--variant fixed --teams 512 --keys 10000 --ops-per-lane 4 --seeds 50", 0, "gpu"},
       {"fixed, 16-entry chunks, hot keys", "--variant fixed --chunk 16 --teams 256 --keys 2000 --hot-keys 8 --seeds 50", 0, "gpu"},
+      {"fixed, 64 warps on 4 keys", "--variant fixed --teams 64 --keys 4 --ops-per-lane 4 --seeds 50", 0, "contended"},
+      {"fixed, 2048 warps on 4 keys", "--variant fixed --teams 2048 --keys 4 --ops-per-lane 4 --seeds 20 --timeout 60", 0, "contended"},
       {"the printed pseudocode on the GPU (expected to fail)", "--variant paper --teams 64 --keys 500 --seeds 20 --keep-going", 1, "gpu"},
   };
   s.points_only_in_simulator =

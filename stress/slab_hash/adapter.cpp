@@ -1,5 +1,7 @@
 #include "stress/slab_hash/adapter.hpp"
 
+#include <algorithm>
+
 #include "stress/harness/seed_runs.hpp"
 #include "stress/workload_options.hpp"
 #if WARPCHECK_HAVE_CUDA
@@ -25,7 +27,10 @@ StructureSpec SlabHashAdapter::declare() {
   const OptionTable workload = warp_workload_options("insert=50,erase=20,contains=30", uint64_t(slab_hash::kMaxKey) + 1);
   s.options.insert(s.options.end(), workload.begin(), workload.end());
   s.options.push_back(integer_option("buckets", "buckets (base slabs)", "1", 1, 1u << 26));
-  s.options.push_back(integer_option("memory-blocks", "SlabAlloc memory blocks of 1,024 slabs", "2", 1, 1u << 14));
+  s.options.push_back(integer_option("memory-blocks",
+                                     "SlabAlloc memory blocks of 1,024 slabs; 0: sized from the launch (room for every "
+                                     "operation an insert, twice over, and a slab in flight a warp; at least 2)",
+                                     "0", 0, 1u << 14));
   // In structures::slab_hash_mutant order.
   s.mutants = {
       {"slab_local_uniqueness", "REPLACE reuses tombstones, checking uniqueness only in the current slab: duplicate keys after deletes",
@@ -51,13 +56,18 @@ StructureSpec SlabHashAdapter::declare() {
   s.suite = {
       {"map, 300 seeds", "--mode map --seeds 300"},
       {"multimap, 300 seeds", "--mode multimap --seeds 300"},
-      // Eight warps: on the GPU, 64 warps on 2 hot keys overlap so much that
-      // the checker's search needs minutes a history (bench/RESULTS.md).
       {"map, 8 warps, hot keys and churn, 100 seeds",
        "--mode map --teams 8 --keys 64 --hot-keys 2 --hot-fraction 0.7 --churn 0.5 --seeds 100 --timeout 20"},
+      // Full contention: many warps on 4 keys (the distinct-value map and
+      // multimap checkers decide these at once).
+      {"map, 64 warps on 4 keys, 3 seeds", "--mode map --teams 64 --keys 4 --ops-per-lane 1 --seeds 3 --timeout 20"},
       {"planted bug torn_read (expected to be caught)", "--mode map --backend sim --mutant torn_read --seeds 100", 1},
       {"map, 512 warps, 8 buckets", "--mode map --teams 512 --keys 1000 --buckets 8 --ops-per-lane 4 --seeds 100", 0, "gpu"},
       {"multimap, 512 warps, 8 buckets", "--mode multimap --teams 512 --keys 1000 --buckets 8 --ops-per-lane 4 --seeds 100", 0, "gpu"},
+      {"map, 64 warps on 4 keys", "--mode map --teams 64 --keys 4 --ops-per-lane 4 --seeds 100 --timeout 20", 0, "contended"},
+      {"multimap, 64 warps on 4 keys", "--mode multimap --teams 64 --keys 4 --ops-per-lane 4 --seeds 100 --timeout 20", 0, "contended"},
+      {"map, 2048 warps on 4 keys", "--mode map --teams 2048 --keys 4 --ops-per-lane 4 --seeds 20 --timeout 60", 0, "contended"},
+      {"multimap, 2048 warps on 4 keys", "--mode multimap --teams 2048 --keys 4 --ops-per-lane 4 --seeds 20 --timeout 60", 0, "contended"},
   };
   return s;
 }
@@ -68,6 +78,11 @@ SlabHashConfig SlabHashAdapter::configure(const Options& o) {
   c.mode = o.text("mode") == "map" ? structures::slab_hash_mode::map : structures::slab_hash_mode::multimap;
   c.buckets = uint32_t(o.integer("buckets"));
   c.blocks_per_super = uint32_t(o.integer("memory-blocks"));
+  if (c.blocks_per_super == 0) {  // sized from the launch: thousands of warps on a hot key allocate at once
+    const uint64_t inserts = c.largest_value();
+    const uint64_t slabs = 2 * (inserts / 15 + c.buckets) + c.teams;
+    c.blocks_per_super = uint32_t(std::clamp<uint64_t>((slabs + 1023) / 1024, 2, 1u << 14));
+  }
   c.mutant = static_cast<structures::slab_hash_mutant>(mutant_index(declare(), o));
   validate(c);
   return c;
