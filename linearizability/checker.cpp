@@ -40,6 +40,21 @@ Clock::time_point after(double seconds) {
   return now + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
 }
 
+// Unless asked for a number, threads only for histories large enough to
+// pay for them (detail/bulk.hpp): a small check never wakes a thread team.
+unsigned threads_for(const History& h, const CheckOptions& opt) {
+  if (opt.threads) return opt.threads;
+  return detail::worth_threads(h.ops.size()) ? std::max(1u, std::thread::hardware_concurrency()) : 1u;
+}
+
+// Parts largest first, for load balance.
+std::vector<uint32_t> largest_first(const Partitions& parts) {
+  std::vector<uint32_t> schedule(parts.count());
+  for (uint32_t i = 0; i < schedule.size(); ++i) schedule[i] = i;
+  std::stable_sort(schedule.begin(), schedule.end(), [&](uint32_t a, uint32_t b) { return parts.size(a) > parts.size(b); });
+  return schedule;
+}
+
 template <class Model>
 Counterexample refute(const History& h, const Partitions& parts, size_t part, const CheckOptions& opt,
                       Clock::time_point deadline, Search<Model>& search, uint64_t stuck_at) {
@@ -95,27 +110,14 @@ CheckResult check_typed(const History& h, const CheckOptions& opt) {
                                : "wing-gong-lowe search (just-in-time, memoized, plain)";
   result.algorithm += parts.by_key ? ", partitioned by key into " + std::to_string(count) + " parts" : ", unpartitioned";
 
-  // Largest parts first, for load balance.
-  std::vector<uint32_t> schedule(count);
-  for (uint32_t i = 0; i < count; ++i) schedule[i] = i;
-  std::stable_sort(schedule.begin(), schedule.end(), [&](uint32_t a, uint32_t b) { return parts.size(a) > parts.size(b); });
-
-  // Unless asked for a number, threads only for histories large enough to
-  // pay for them (detail/bulk.hpp): a small check never wakes a thread team.
-  unsigned threads = opt.threads ? opt.threads
-                     : detail::worth_threads(h.ops.size()) ? std::max(1u, std::thread::hardware_concurrency())
-                                                           : 1u;
-  threads = unsigned(std::max<size_t>(1, std::min<size_t>(threads, count)));
+  const std::vector<uint32_t> schedule = largest_first(parts);
+  const unsigned threads = unsigned(std::max<size_t>(1, std::min<size_t>(threads_for(h, opt), count)));
   std::vector<Search<Model>> searches(threads);
   std::vector<SearchResult> results(count);
-
-#pragma omp parallel for schedule(dynamic, 16) num_threads(threads) if (threads > 1)
-  for (size_t i = 0; i < count; ++i) {
-    const int t = omp_get_thread_num();
-    const uint32_t p = schedule[i];
+  auto decide = [&](size_t p, Search<Model>& search) {
     try {
-      results[p] = searches[t].run(h, std::span<const uint32_t>(parts.ops.data() + parts.begin[p], parts.size(p)), budget,
-                                   /*explain=*/false, opt.prune);
+      results[p] = search.run(h, std::span<const uint32_t>(parts.ops.data() + parts.begin[p], parts.size(p)), budget,
+                              /*explain=*/false, opt.prune);
     } catch (...) {
       // Nothing may escape an OpenMP region. What a search can throw is an
       // allocation failure (bad_alloc, length_error): out of memory.
@@ -123,18 +125,35 @@ CheckResult check_typed(const History& h, const CheckOptions& opt) {
       budget.cancelled = true;
     }
     if (results[p].outcome == SearchOutcome::Violation) budget.cancelled = true;
+  };
+
+#pragma omp parallel for schedule(dynamic, 16) num_threads(threads) if (threads > 1)
+  for (size_t i = 0; i < count; ++i) decide(schedule[i], searches[omp_get_thread_num()]);
+
+  // The answer is the first refuted part in key order (parts are in key
+  // order), not whichever the threads refuted first: the parts before it
+  // that a refutation cancelled are decided now, in order, up to the first
+  // refuted one. Parts past it do not count (see CheckResult).
+  std::optional<size_t> refuted;
+  for (size_t p = 0; p < count && !refuted; ++p)
+    if (results[p].outcome == SearchOutcome::Violation) refuted = p;
+  if (refuted) {
+    budget.cancelled = false;
+    for (size_t p = 0; p < *refuted; ++p) {
+      if (results[p].outcome != SearchOutcome::Cancelled) continue;
+      decide(p, searches[0]);
+      if (results[p].outcome == SearchOutcome::Violation) refuted = p;
+    }
   }
 
   // The undecided part reported is the one the search got furthest in.
-  std::optional<size_t> refuted, undecided;
+  std::optional<size_t> undecided;
   size_t undecided_count = 0;
-  for (size_t p = 0; p < count; ++p) {
+  for (size_t p = 0; p < (refuted ? *refuted + 1 : count); ++p) {
     result.steps += results[p].steps;
     switch (results[p].outcome) {
       case SearchOutcome::Linearizable: ++result.partitions_linearizable; break;
-      case SearchOutcome::Violation:
-        if (!refuted || parts.size(p) < parts.size(*refuted)) refuted = p;
-        break;
+      case SearchOutcome::Violation: break;
       default:
         ++undecided_count;
         if (!undecided || results[p].steps > results[*undecided].steps) undecided = p;
@@ -147,6 +166,8 @@ CheckResult check_typed(const History& h, const CheckOptions& opt) {
     const Counterexample& cx = *result.counterexample;
     result.reason = "no linearization exists for " + std::to_string(cx.history.ops.size()) + " operation(s)" +
                     (cx.key ? " on key " + std::to_string(*cx.key) : std::string()) + (cx.minimal ? " (minimal)" : " (not shrunk to minimal)");
+    // A budget that ran out on an earlier key leaves open whether it was the first.
+    if (undecided_count) result.reason += "; " + std::to_string(undecided_count) + " part(s) before it undecided (budget ran out)";
   } else if (undecided) {
     result.verdict = Verdict::Unknown;
     const SearchResult& r = results[*undecided];

@@ -5,7 +5,9 @@
 // parts are searched in parallel, and the verdict is one of:
 //  - LINEARIZABLE, with a witness order of every operation that took effect;
 //  - VIOLATION, with a shrunk sub-history that is still not linearizable and,
-//    per operation in it, the longest partial linearization the search found;
+//    per operation in it, the longest partial linearization the search found:
+//    that of the first refuted key in key order, whatever the threads'
+//    timing;
 //  - UNKNOWN, with the reason (budget spent, incomplete run) and progress.
 #pragma once
 
@@ -64,15 +66,18 @@ struct CheckResult {
   std::string algorithm;            // which checker decided
   std::string reason;               // UNKNOWN: why; VIOLATION: a one-line summary
   std::vector<uint32_t> witness;    // LINEARIZABLE: history indices in a valid order
-  std::optional<Counterexample> counterexample;
+  std::optional<Counterexample> counterexample;  // the first refuted part's (in key order)
   // The linearization-point replay, when it ran: kept apart from the verdict,
   // since points that do not explain a history are a finding about the
   // proof, not about the structure.
   std::optional<HintReplay> hint_replay;
   // UNKNOWN because the run was incomplete: what the recorded part gave.
   std::optional<Verdict> recorded_part;
+  // Parts proved linearizable and model steps, all parts'; on a violation,
+  // only those of the parts up to the first refuted one (in key order), so
+  // that the answer does not depend on how far the threads got past it.
   size_t operations = 0, partitions = 0, partitions_linearizable = 0;
-  uint64_t steps = 0;               // model steps tried, all partitions
+  uint64_t steps = 0;
   double seconds = 0;
 };
 
