@@ -2,9 +2,11 @@
 
 #include <omp.h>
 
+#include <limits>
 #include <thread>
 
 #include "linearizability/detail/bulk.hpp"
+#include "linearizability/detail/parallel_parts.hpp"
 #include "linearizability/detail/search.hpp"
 #include "linearizability/detail/shrink.hpp"
 #include "linearizability/distinct_multimap.hpp"
@@ -312,10 +314,95 @@ CheckResult replay_only(const History& h, HintReplay replay) {
   return r;
 }
 
+// CheckOptions::all_parts, on a model split by key: each key checked as a
+// history of its own (the history is linearizable iff each key's is), so
+// that every refuted key gets its counterexample whichever checker decides
+// it (the search, or a distinct-value procedure). Keys run on the threads,
+// largest first, each check on one; the answer is gathered in key order.
+CheckResult check_each_key(const History& h, const CheckOptions& opt) {
+  const Partitions parts = partition_history(h, /*by_key=*/true);
+  const size_t count = parts.count();
+  CheckOptions each = opt;
+  each.all_parts = false;
+  each.deadline = std::min(opt.deadline, after(opt.timeout_seconds));  // the whole check's
+  each.timeout_seconds = std::numeric_limits<double>::infinity();
+  each.threads = 1;
+  const unsigned workers = threads_for(h, opt);
+  // The searches' own memory is shared out between the keys running at once.
+  if (opt.memory_limit_bytes != SIZE_MAX) each.memory_limit_bytes = opt.memory_limit_bytes / workers;
+  const std::vector<uint32_t> schedule = largest_first(parts);
+  std::vector<CheckResult> results(count);
+  detail::parallel_parts_on(workers, count, 1, [&](size_t i, unsigned) {
+    const uint32_t p = schedule[i];
+    History key_history = restrict_history(h, std::span<const uint32_t>(parts.ops.data() + parts.begin[p], parts.size(p)));
+    key_history.meta.incomplete = false;  // said once, of the whole history
+    results[p] = check_history(key_history, each);
+  });
+
+  CheckResult r;
+  r.all_parts = true;
+  r.operations = h.ops.size();
+  r.partitions = count;
+  std::vector<std::vector<uint32_t>> orders(count);
+  std::vector<std::pair<std::string, size_t>> checkers;  // each checker that decided, and on how many keys
+  std::optional<size_t> first_refuted, first_undecided;
+  size_t undecided = 0;
+  for (size_t p = 0; p < count; ++p) {
+    CheckResult& k = results[p];
+    r.steps += k.steps;
+    auto used = std::find_if(checkers.begin(), checkers.end(), [&](const auto& c) { return c.first == k.algorithm; });
+    if (used == checkers.end()) checkers.emplace_back(k.algorithm, 1);
+    else ++used->second;
+    if (k.hint_replay && k.hint_replay->outcome == HintReplay::Outcome::NotExplained && !r.hint_replay) {
+      r.hint_replay = std::move(k.hint_replay);
+      r.hint_replay->order.clear();  // the key's positions, not the history's
+    }
+    switch (k.verdict) {
+      case Verdict::Linearizable:
+        ++r.partitions_linearizable;
+        for (uint32_t i : k.witness) orders[p].push_back(parts.ops[parts.begin[p] + i]);
+        break;
+      case Verdict::Violation:
+        if (r.counterexample) r.more_counterexamples.push_back(std::move(*k.counterexample));
+        else r.counterexample = std::move(k.counterexample);
+        if (!first_refuted) first_refuted = p;
+        break;
+      case Verdict::Unknown:
+        ++undecided;
+        if (!first_undecided) first_undecided = p;
+    }
+  }
+  r.algorithm = "each key checked apart (all parts)";
+  for (size_t c = 0; c < checkers.size(); ++c)
+    r.algorithm += (c ? "; " : ": ") + checkers[c].first + " (" + std::to_string(checkers[c].second) + " keys)";
+  const std::string keys = " of " + std::to_string(count) + " keys";
+  const std::string undecided_why =
+      first_undecided ? std::to_string(undecided) + " undecided (the first, key " + std::to_string(parts.key[*first_undecided]) + ": " +
+                            results[*first_undecided].reason + ")"
+                      : std::string();
+  if (first_refuted) {
+    r.verdict = Verdict::Violation;
+    r.reason = std::to_string(r.refuted_parts()) + keys + " refuted, the first: " + results[*first_refuted].reason;
+    if (undecided) r.reason += "; " + undecided_why;
+  } else if (undecided) {
+    r.reason = "none" + keys + " refuted, " + std::to_string(r.partitions_linearizable) + " proved linearizable, " + undecided_why;
+  } else {
+    r.verdict = Verdict::Linearizable;
+    r.witness = merge_orders(h, orders);
+  }
+  return r;
+}
+
 }  // namespace
 
 CheckResult check_history(const History& h, const CheckOptions& options) {
   const auto started = Clock::now();
+  if (options.all_parts && options.partition && h.model().partition_by_key) {
+    CheckResult r = check_each_key(h, options);
+    r.seconds = std::chrono::duration<double>(Clock::now() - started).count();
+    if (h.meta.incomplete) mark_incomplete(r);
+    return r;
+  }
   std::optional<HintReplay> replay;
   if (options.algorithm != Algorithm::Search) {
     // The replay steps the model through every operation: it polls the
@@ -331,6 +418,7 @@ CheckResult check_history(const History& h, const CheckOptions& options) {
       r.operations = h.ops.size();
       r.algorithm = "linearization-point replay";
       r.reason = budget_name(e) + " budget ran out while replaying the linearization points";
+      r.all_parts = options.all_parts;
       r.seconds = std::chrono::duration<double>(Clock::now() - started).count();
       return r;
     }
@@ -351,6 +439,7 @@ CheckResult check_history(const History& h, const CheckOptions& options) {
       r.algorithm += " (the " + std::string(h.model().name) + "'s distinct-value checker did not decide: " + fast_not_used + ")";
     r.hint_replay = std::move(replay);
   }
+  r.all_parts = options.all_parts;  // one part, decided whole
   r.seconds = std::chrono::duration<double>(Clock::now() - started).count();
   if (h.meta.incomplete) mark_incomplete(r);
   return r;
