@@ -2,9 +2,11 @@
 
 #include <omp.h>
 
+#include <limits>
 #include <thread>
 
 #include "linearizability/detail/bulk.hpp"
+#include "linearizability/detail/parallel_parts.hpp"
 #include "linearizability/detail/search.hpp"
 #include "linearizability/detail/shrink.hpp"
 #include "linearizability/distinct_map.hpp"
@@ -40,6 +42,21 @@ Clock::time_point after(double seconds) {
   const auto now = Clock::now();
   if (seconds <= 0 || seconds > 1e8) return seconds <= 0 ? now : Clock::time_point::max();
   return now + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
+}
+
+// Unless asked for a number, threads only for histories large enough to
+// pay for them (detail/bulk.hpp): a small check never wakes a thread team.
+unsigned threads_for(const History& h, const CheckOptions& opt) {
+  if (opt.threads) return opt.threads;
+  return detail::worth_threads(h.ops.size()) ? std::max(1u, std::thread::hardware_concurrency()) : 1u;
+}
+
+// Parts largest first, for load balance.
+std::vector<uint32_t> largest_first(const Partitions& parts) {
+  std::vector<uint32_t> schedule(parts.count());
+  for (uint32_t i = 0; i < schedule.size(); ++i) schedule[i] = i;
+  std::stable_sort(schedule.begin(), schedule.end(), [&](uint32_t a, uint32_t b) { return parts.size(a) > parts.size(b); });
+  return schedule;
 }
 
 template <class Model>
@@ -97,27 +114,14 @@ CheckResult check_typed(const History& h, const CheckOptions& opt) {
                                : "wing-gong-lowe search (just-in-time, memoized, plain)";
   result.algorithm += parts.by_key ? ", partitioned by key into " + std::to_string(count) + " parts" : ", unpartitioned";
 
-  // Largest parts first, for load balance.
-  std::vector<uint32_t> schedule(count);
-  for (uint32_t i = 0; i < count; ++i) schedule[i] = i;
-  std::stable_sort(schedule.begin(), schedule.end(), [&](uint32_t a, uint32_t b) { return parts.size(a) > parts.size(b); });
-
-  // Unless asked for a number, threads only for histories large enough to
-  // pay for them (detail/bulk.hpp): a small check never wakes a thread team.
-  unsigned threads = opt.threads ? opt.threads
-                     : detail::worth_threads(h.ops.size()) ? std::max(1u, std::thread::hardware_concurrency())
-                                                           : 1u;
-  threads = unsigned(std::max<size_t>(1, std::min<size_t>(threads, count)));
+  const std::vector<uint32_t> schedule = largest_first(parts);
+  const unsigned threads = unsigned(std::max<size_t>(1, std::min<size_t>(threads_for(h, opt), count)));
   std::vector<Search<Model>> searches(threads);
   std::vector<SearchResult> results(count);
-
-#pragma omp parallel for schedule(dynamic, 16) num_threads(threads) if (threads > 1)
-  for (size_t i = 0; i < count; ++i) {
-    const int t = omp_get_thread_num();
-    const uint32_t p = schedule[i];
+  auto decide = [&](size_t p, Search<Model>& search) {
     try {
-      results[p] = searches[t].run(h, std::span<const uint32_t>(parts.ops.data() + parts.begin[p], parts.size(p)), budget,
-                                   /*explain=*/false, opt.prune);
+      results[p] = search.run(h, std::span<const uint32_t>(parts.ops.data() + parts.begin[p], parts.size(p)), budget,
+                              /*explain=*/false, opt.prune);
     } catch (...) {
       // Nothing may escape an OpenMP region. What a search can throw is an
       // allocation failure (bad_alloc, length_error): out of memory.
@@ -125,18 +129,35 @@ CheckResult check_typed(const History& h, const CheckOptions& opt) {
       budget.cancelled = true;
     }
     if (results[p].outcome == SearchOutcome::Violation) budget.cancelled = true;
+  };
+
+#pragma omp parallel for schedule(dynamic, 16) num_threads(threads) if (threads > 1)
+  for (size_t i = 0; i < count; ++i) decide(schedule[i], searches[omp_get_thread_num()]);
+
+  // The answer is the first refuted part in key order (parts are in key
+  // order), not whichever the threads refuted first: the parts before it
+  // that a refutation cancelled are decided now, in order, up to the first
+  // refuted one. Parts past it do not count (see CheckResult).
+  std::optional<size_t> refuted;
+  for (size_t p = 0; p < count && !refuted; ++p)
+    if (results[p].outcome == SearchOutcome::Violation) refuted = p;
+  if (refuted) {
+    budget.cancelled = false;
+    for (size_t p = 0; p < *refuted; ++p) {
+      if (results[p].outcome != SearchOutcome::Cancelled) continue;
+      decide(p, searches[0]);
+      if (results[p].outcome == SearchOutcome::Violation) refuted = p;
+    }
   }
 
   // The undecided part reported is the one the search got furthest in.
-  std::optional<size_t> refuted, undecided;
+  std::optional<size_t> undecided;
   size_t undecided_count = 0;
-  for (size_t p = 0; p < count; ++p) {
+  for (size_t p = 0; p < (refuted ? *refuted + 1 : count); ++p) {
     result.steps += results[p].steps;
     switch (results[p].outcome) {
       case SearchOutcome::Linearizable: ++result.partitions_linearizable; break;
-      case SearchOutcome::Violation:
-        if (!refuted || parts.size(p) < parts.size(*refuted)) refuted = p;
-        break;
+      case SearchOutcome::Violation: break;
       default:
         ++undecided_count;
         if (!undecided || results[p].steps > results[*undecided].steps) undecided = p;
@@ -149,6 +170,8 @@ CheckResult check_typed(const History& h, const CheckOptions& opt) {
     const Counterexample& cx = *result.counterexample;
     result.reason = "no linearization exists for " + std::to_string(cx.history.ops.size()) + " operation(s)" +
                     (cx.key ? " on key " + std::to_string(*cx.key) : std::string()) + (cx.minimal ? " (minimal)" : " (not shrunk to minimal)");
+    // A budget that ran out on an earlier key leaves open whether it was the first.
+    if (undecided_count) result.reason += "; " + std::to_string(undecided_count) + " part(s) before it undecided (budget ran out)";
   } else if (undecided) {
     result.verdict = Verdict::Unknown;
     const SearchResult& r = results[*undecided];
@@ -305,10 +328,95 @@ CheckResult replay_only(const History& h, HintReplay replay) {
   return r;
 }
 
+// CheckOptions::all_parts, on a model split by key: each key checked as a
+// history of its own (the history is linearizable iff each key's is), so
+// that every refuted key gets its counterexample whichever checker decides
+// it (the search, or a distinct-value procedure). Keys run on the threads,
+// largest first, each check on one; the answer is gathered in key order.
+CheckResult check_each_key(const History& h, const CheckOptions& opt) {
+  const Partitions parts = partition_history(h, /*by_key=*/true);
+  const size_t count = parts.count();
+  CheckOptions each = opt;
+  each.all_parts = false;
+  each.deadline = std::min(opt.deadline, after(opt.timeout_seconds));  // the whole check's
+  each.timeout_seconds = std::numeric_limits<double>::infinity();
+  each.threads = 1;
+  const unsigned workers = threads_for(h, opt);
+  // The searches' own memory is shared out between the keys running at once.
+  if (opt.memory_limit_bytes != SIZE_MAX) each.memory_limit_bytes = opt.memory_limit_bytes / workers;
+  const std::vector<uint32_t> schedule = largest_first(parts);
+  std::vector<CheckResult> results(count);
+  detail::parallel_parts_on(workers, count, 1, [&](size_t i, unsigned) {
+    const uint32_t p = schedule[i];
+    History key_history = restrict_history(h, std::span<const uint32_t>(parts.ops.data() + parts.begin[p], parts.size(p)));
+    key_history.meta.incomplete = false;  // said once, of the whole history
+    results[p] = check_history(key_history, each);
+  });
+
+  CheckResult r;
+  r.all_parts = true;
+  r.operations = h.ops.size();
+  r.partitions = count;
+  std::vector<std::vector<uint32_t>> orders(count);
+  std::vector<std::pair<std::string, size_t>> checkers;  // each checker that decided, and on how many keys
+  std::optional<size_t> first_refuted, first_undecided;
+  size_t undecided = 0;
+  for (size_t p = 0; p < count; ++p) {
+    CheckResult& k = results[p];
+    r.steps += k.steps;
+    auto used = std::find_if(checkers.begin(), checkers.end(), [&](const auto& c) { return c.first == k.algorithm; });
+    if (used == checkers.end()) checkers.emplace_back(k.algorithm, 1);
+    else ++used->second;
+    if (k.hint_replay && k.hint_replay->outcome == HintReplay::Outcome::NotExplained && !r.hint_replay) {
+      r.hint_replay = std::move(k.hint_replay);
+      r.hint_replay->order.clear();  // the key's positions, not the history's
+    }
+    switch (k.verdict) {
+      case Verdict::Linearizable:
+        ++r.partitions_linearizable;
+        for (uint32_t i : k.witness) orders[p].push_back(parts.ops[parts.begin[p] + i]);
+        break;
+      case Verdict::Violation:
+        if (r.counterexample) r.more_counterexamples.push_back(std::move(*k.counterexample));
+        else r.counterexample = std::move(k.counterexample);
+        if (!first_refuted) first_refuted = p;
+        break;
+      case Verdict::Unknown:
+        ++undecided;
+        if (!first_undecided) first_undecided = p;
+    }
+  }
+  r.algorithm = "each key checked apart (all parts)";
+  for (size_t c = 0; c < checkers.size(); ++c)
+    r.algorithm += (c ? "; " : ": ") + checkers[c].first + " (" + std::to_string(checkers[c].second) + " keys)";
+  const std::string keys = " of " + std::to_string(count) + " keys";
+  const std::string undecided_why =
+      first_undecided ? std::to_string(undecided) + " undecided (the first, key " + std::to_string(parts.key[*first_undecided]) + ": " +
+                            results[*first_undecided].reason + ")"
+                      : std::string();
+  if (first_refuted) {
+    r.verdict = Verdict::Violation;
+    r.reason = std::to_string(r.refuted_parts()) + keys + " refuted, the first: " + results[*first_refuted].reason;
+    if (undecided) r.reason += "; " + undecided_why;
+  } else if (undecided) {
+    r.reason = "none" + keys + " refuted, " + std::to_string(r.partitions_linearizable) + " proved linearizable, " + undecided_why;
+  } else {
+    r.verdict = Verdict::Linearizable;
+    r.witness = merge_orders(h, orders);
+  }
+  return r;
+}
+
 }  // namespace
 
 CheckResult check_history(const History& h, const CheckOptions& options) {
   const auto started = Clock::now();
+  if (options.all_parts && options.partition && h.model().partition_by_key) {
+    CheckResult r = check_each_key(h, options);
+    r.seconds = std::chrono::duration<double>(Clock::now() - started).count();
+    if (h.meta.incomplete) mark_incomplete(r);
+    return r;
+  }
   std::optional<HintReplay> replay;
   if (options.algorithm != Algorithm::Search) {
     // The replay steps the model through every operation: it polls the
@@ -324,6 +432,7 @@ CheckResult check_history(const History& h, const CheckOptions& options) {
       r.operations = h.ops.size();
       r.algorithm = "linearization-point replay";
       r.reason = budget_name(e) + " budget ran out while replaying the linearization points";
+      r.all_parts = options.all_parts;
       r.seconds = std::chrono::duration<double>(Clock::now() - started).count();
       return r;
     }
@@ -344,6 +453,7 @@ CheckResult check_history(const History& h, const CheckOptions& options) {
       r.algorithm += " (the " + std::string(h.model().name) + "'s distinct-value checker did not decide: " + fast_not_used + ")";
     r.hint_replay = std::move(replay);
   }
+  r.all_parts = options.all_parts;  // one part, decided whole
   r.seconds = std::chrono::duration<double>(Clock::now() - started).count();
   if (h.meta.incomplete) mark_incomplete(r);
   return r;

@@ -5,7 +5,9 @@
 // parts are searched in parallel, and the verdict is one of:
 //  - LINEARIZABLE, with a witness order of every operation that took effect;
 //  - VIOLATION, with a shrunk sub-history that is still not linearizable and,
-//    per operation in it, the longest partial linearization the search found;
+//    per operation in it, the longest partial linearization the search found:
+//    that of the first refuted key in key order, whatever the threads'
+//    timing (with all_parts, every refuted key's);
 //  - UNKNOWN, with the reason (budget spent, incomplete run) and progress.
 #pragma once
 
@@ -42,6 +44,10 @@ struct CheckOptions {
   bool partition = true;            // split by key where the model allows
   bool shrink = true;
   bool prune = true;                // the search's pruning rules (off: the plain search, for cross-checks)
+  // Decide every part, each key as a history of its own, and give every
+  // refuted key's counterexample (not only the first's). The timeout is
+  // still the whole check's; shrink_seconds is each refuted key's.
+  bool all_parts = false;
 };
 
 // A refuted sub-history that is evidence against the whole history: it was
@@ -64,16 +70,27 @@ struct CheckResult {
   std::string algorithm;            // which checker decided
   std::string reason;               // UNKNOWN: why; VIOLATION: a one-line summary
   std::vector<uint32_t> witness;    // LINEARIZABLE: history indices in a valid order
-  std::optional<Counterexample> counterexample;
+  std::optional<Counterexample> counterexample;  // the first refuted part's (in key order)
+  // CheckOptions::all_parts: every part was decided or ran out of budget
+  // (none was left for another's refutation), and these are the other
+  // refuted parts' counterexamples, in key order.
+  bool all_parts = false;
+  std::vector<Counterexample> more_counterexamples;
   // The linearization-point replay, when it ran: kept apart from the verdict,
   // since points that do not explain a history are a finding about the
   // proof, not about the structure.
   std::optional<HintReplay> hint_replay;
   // UNKNOWN because the run was incomplete: what the recorded part gave.
   std::optional<Verdict> recorded_part;
+  // Parts proved linearizable and model steps, all parts'; on a violation
+  // without all_parts, only those of the parts up to the first refuted one
+  // (in key order), so that the answer does not depend on how far the
+  // threads got past it.
   size_t operations = 0, partitions = 0, partitions_linearizable = 0;
-  uint64_t steps = 0;               // model steps tried, all partitions
+  uint64_t steps = 0;
   double seconds = 0;
+
+  size_t refuted_parts() const { return counterexample ? 1 + more_counterexamples.size() : 0; }
 };
 
 CheckResult check_history(const History& h, const CheckOptions& options = {});

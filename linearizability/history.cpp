@@ -90,19 +90,27 @@ std::optional<std::string> key_pool_error(const History& h) {
   return std::nullopt;
 }
 
-void compact_key_pool(History& h) {
+namespace {
+
+// The canonical pool of `ops`, whose ranges point into `from`; the ranges
+// are rewritten to point into it.
+std::vector<int64_t> canonical_pool(std::vector<Operation>& ops, const std::vector<int64_t>& from) {
   std::vector<int64_t> pool;
-  for (Operation& op : h.ops) {
+  for (Operation& op : ops) {
     OpData& d = op.data;
     for (auto [begin, count] : {std::pair{&d.keys_begin, d.keys_count}, std::pair{&d.out_begin, d.out_count}}) {
       if (count == 0) continue;
-      const uint32_t from = *begin;
+      const uint32_t at = *begin;
       *begin = uint32_t(pool.size());
-      pool.insert(pool.end(), h.key_pool.begin() + from, h.key_pool.begin() + from + count);
+      pool.insert(pool.end(), from.begin() + at, from.begin() + at + count);
     }
   }
-  h.key_pool = std::move(pool);
+  return pool;
 }
+
+}  // namespace
+
+void compact_key_pool(History& h) { h.key_pool = canonical_pool(h.ops, h.key_pool); }
 
 namespace {
 
@@ -149,22 +157,43 @@ std::optional<std::string> string_table_error(const History& h) {
   return std::nullopt;
 }
 
-void compact_strings(History& h) {
-  if (!h.meta.string_values) return;
+namespace {
+
+// The canonical string table of `ops`, whose value fields are ids into
+// `from`; the ids are rewritten to point into it. Renaming through a map
+// costs what `ops` use, not the size of `from` (a key's share of a table).
+std::vector<std::string> canonical_strings(const ModelInfo& model, std::vector<Operation>& ops, const std::vector<std::string>& from) {
   std::vector<std::string> table;
-  std::vector<int64_t> renamed(h.strings.size(), -1);
+  std::unordered_map<int64_t, int64_t> renamed;
   std::unordered_map<std::string_view, int64_t> index;
-  for (Operation& op : h.ops)
-    for_each_value_field(h.model(), op.data, [&](int64_t& id) {
-      if (id < 0 || uint64_t(id) >= h.strings.size()) return;
-      if (renamed[size_t(id)] < 0) {
-        auto [it, fresh] = index.try_emplace(h.strings[size_t(id)], int64_t(table.size()));
-        if (fresh) table.push_back(h.strings[size_t(id)]);
-        renamed[size_t(id)] = it->second;
+  for (Operation& op : ops)
+    for_each_value_field(model, op.data, [&](int64_t& id) {
+      if (id < 0 || uint64_t(id) >= from.size()) return;
+      auto [name, unnamed] = renamed.try_emplace(id, 0);
+      if (unnamed) {
+        auto [it, fresh] = index.try_emplace(from[size_t(id)], int64_t(table.size()));
+        if (fresh) table.push_back(from[size_t(id)]);
+        name->second = it->second;
       }
-      id = renamed[size_t(id)];
+      id = name->second;
     });
-  h.strings = std::move(table);
+  return table;
+}
+
+}  // namespace
+
+void compact_strings(History& h) {
+  if (h.meta.string_values) h.strings = canonical_strings(h.model(), h.ops, h.strings);
+}
+
+History restrict_history(const History& h, std::span<const uint32_t> ops) {
+  History sub;
+  sub.meta = h.meta;
+  sub.ops.reserve(ops.size());
+  for (uint32_t i : ops) sub.ops.push_back(h.ops[i]);
+  sub.key_pool = canonical_pool(sub.ops, h.key_pool);
+  if (h.meta.string_values) sub.strings = canonical_strings(h.model(), sub.ops, h.strings);
+  return sub;
 }
 
 std::optional<size_t> first_duplicate_id(const std::vector<Operation>& ops) {

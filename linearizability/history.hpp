@@ -89,6 +89,11 @@ std::optional<std::string> string_table_error(const History& h);
 // Rewrites the table into that form (after dropping operations).
 void compact_strings(History& h);
 
+// The history of the operations `ops` (history indices), in that order,
+// with their ids, the metadata, and a canonical key pool and string table
+// of their own.
+History restrict_history(const History& h, std::span<const uint32_t> ops);
+
 // Index of the first operation whose id repeats an earlier one, if any.
 std::optional<size_t> first_duplicate_id(const std::vector<Operation>& ops);
 

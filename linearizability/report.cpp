@@ -32,6 +32,36 @@ std::string all_ids(const History& h) {
   return s;
 }
 
+void write_counterexample(const Counterexample& cx, std::ostream& out) {
+  const History& c = cx.history;
+  out << "counterexample: " << c.ops.size() << " operation(s) from the " << cx.shrunk_from << " refuted"
+      << (cx.key ? " on key " + std::to_string(*cx.key) : std::string()) << ", "
+      << (cx.minimal ? "minimal (no droppable operation or earlier cut left)" : "not shrunk to minimal (budget)") << "\n";
+  if (!cx.cut.empty()) out << "  (a time cut made " << cx.cut.size() << " operation(s) pending: they were still running at the cut)\n";
+  for (size_t i = 0; i < c.ops.size(); ++i) {
+    const Operation& op = c.ops[i];
+    out << "  id " << op.id << "  team " << op.team << " lane " << op.lane << "  " << interval(op) << "  "
+        << describe_operation(c, op) << "\n";
+    if (i < cx.longest_with.size()) {
+      out << "      longest partial linearization with it (" << cx.longest_with[i].size() << " ops):";
+      if (cx.longest_with[i].empty()) out << " none reaches it";
+      for (uint32_t j : cx.longest_with[i]) out << " " << c.ops[j].id;
+      out << "\n";
+    }
+  }
+}
+
+void write_counterexample_json(const Counterexample& cx, std::ostream& out) {
+  out << "{\"ops\":[" << all_ids(cx.history) << "],\"cut_to_pending\":[";
+  for (size_t i = 0; i < cx.cut.size(); ++i) out << (i ? "," : "") << cx.cut[i];
+  out << "],\"minimal\":" << (cx.minimal ? "true" : "false") << ",\"shrunk_from\":" << cx.shrunk_from;
+  if (cx.key) out << ",\"key\":" << *cx.key;
+  out << ",\"longest_partial\":{";
+  for (size_t i = 0; i < cx.longest_with.size(); ++i)
+    out << (i ? "," : "") << "\"" << cx.history.ops[i].id << "\":[" << id_list(cx.history, cx.longest_with[i]) << "]";
+  out << "}}";
+}
+
 }  // namespace
 
 void write_text_report(const History& h, const CheckResult& r, std::ostream& out, const ReportOptions& opt) {
@@ -59,25 +89,16 @@ void write_text_report(const History& h, const CheckResult& r, std::ostream& out
     for (size_t i = 0; i < r.witness.size() && i < opt.max_witness_ops; ++i) out << " " << h.ops[r.witness[i]].id;
     out << "\n";
   }
-  if (r.counterexample) {
-    const Counterexample& cx = *r.counterexample;
-    const History& c = cx.history;
-    out << "counterexample: " << c.ops.size() << " operation(s) from the " << cx.shrunk_from << " refuted"
-        << (cx.key ? " on key " + std::to_string(*cx.key) : std::string()) << ", "
-        << (cx.minimal ? "minimal (no droppable operation or earlier cut left)" : "not shrunk to minimal (budget)") << "\n";
-    if (!cx.cut.empty()) out << "  (a time cut made " << cx.cut.size() << " operation(s) pending: they were still running at the cut)\n";
-    for (size_t i = 0; i < c.ops.size(); ++i) {
-      const Operation& op = c.ops[i];
-      out << "  id " << op.id << "  team " << op.team << " lane " << op.lane << "  " << interval(op) << "  "
-          << describe_operation(c, op) << "\n";
-      if (i < cx.longest_with.size()) {
-        out << "      longest partial linearization with it (" << cx.longest_with[i].size() << " ops):";
-        if (cx.longest_with[i].empty()) out << " none reaches it";
-        for (uint32_t j : cx.longest_with[i]) out << " " << c.ops[j].id;
-        out << "\n";
-      }
+  if (r.all_parts && r.counterexample) {
+    out << "refuted parts: " << r.refuted_parts() << " of " << r.partitions;
+    if (r.counterexample->key) {
+      out << ", keys " << *r.counterexample->key;
+      for (const Counterexample& cx : r.more_counterexamples) out << " " << *cx.key;
     }
+    out << "\n";
   }
+  if (r.counterexample) write_counterexample(*r.counterexample, out);
+  for (const Counterexample& cx : r.more_counterexamples) write_counterexample(cx, out);
 }
 
 void write_json_report(const History& h, const CheckResult& r, std::ostream& out) {
@@ -94,15 +115,17 @@ void write_json_report(const History& h, const CheckResult& r, std::ostream& out
   }
   if (r.verdict == Verdict::Linearizable) out << ",\"witness\":[" << id_list(h, r.witness) << "]";
   if (r.counterexample) {
-    const Counterexample& cx = *r.counterexample;
-    out << ",\"counterexample\":{\"ops\":[" << all_ids(cx.history) << "],\"cut_to_pending\":[";
-    for (size_t i = 0; i < cx.cut.size(); ++i) out << (i ? "," : "") << cx.cut[i];
-    out << "],\"minimal\":" << (cx.minimal ? "true" : "false") << ",\"shrunk_from\":" << cx.shrunk_from;
-    if (cx.key) out << ",\"key\":" << *cx.key;
-    out << ",\"longest_partial\":{";
-    for (size_t i = 0; i < cx.longest_with.size(); ++i)
-      out << (i ? "," : "") << "\"" << cx.history.ops[i].id << "\":[" << id_list(cx.history, cx.longest_with[i]) << "]";
-    out << "}}";
+    out << ",\"counterexample\":";
+    write_counterexample_json(*r.counterexample, out);
+  }
+  if (r.all_parts) {
+    out << ",\"refuted_parts\":" << r.refuted_parts() << ",\"counterexamples\":[";
+    if (r.counterexample) write_counterexample_json(*r.counterexample, out);
+    for (const Counterexample& cx : r.more_counterexamples) {
+      out << ",";
+      write_counterexample_json(cx, out);
+    }
+    out << "]";
   }
   out << "}\n";
 }

@@ -32,8 +32,8 @@ int report_unknown_before_check(const std::string& why, bool json) {
 int run_check(int argc, char** argv) {
   // --timeout counts from here: reading the file is part of the wait.
   const auto started = std::chrono::steady_clock::now();
-  Args args(argc, argv, 2, {"model", "format", "timeout", "shrink-timeout", "memory", "threads", "algo", "html", "initial", "nil-reads", "failed-cas"}, {"json", "no-partition", "no-shrink", "no-prune"});
-  if (args.positional().size() != 1) throw UsageError("usage: warpcheck check FILE [--model M] [--timeout S] [--memory MB] [--json]");
+  Args args(argc, argv, 2, {"model", "format", "timeout", "shrink-timeout", "memory", "threads", "algo", "html", "initial", "nil-reads", "failed-cas"}, {"json", "no-partition", "no-shrink", "no-prune", "all-parts"});
+  if (args.positional().size() != 1) throw UsageError("usage: warpcheck check FILE [--model M] [--timeout S] [--memory MB] [--all-parts] [--json]");
   CheckOptions opt;
   opt.timeout_seconds = args.number("timeout", 60, 0.001, 1e7);
   opt.deadline = started + std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(opt.timeout_seconds));
@@ -48,6 +48,7 @@ int run_check(int argc, char** argv) {
   opt.partition = !args.flag("no-partition");
   opt.shrink = !args.flag("no-shrink");
   opt.prune = !args.flag("no-prune");
+  opt.all_parts = args.flag("all-parts");
   const std::string algo = args.value("algo").value_or("auto");
   if (algo == "auto") opt.algorithm = Algorithm::Auto;
   else if (algo == "search") opt.algorithm = Algorithm::Search;

@@ -11,6 +11,7 @@
 #include <atomic>
 #include <cstddef>
 #include <exception>
+#include <utility>
 
 #include "linearizability/detail/bulk.hpp"
 #include "models/detail/long_step.hpp"
@@ -20,10 +21,10 @@ namespace warpcheck::detail {
 // How many workers parallel_parts uses for `elements` of work.
 inline unsigned parallel_workers(size_t elements) { return worth_threads(elements) ? unsigned(omp_get_max_threads()) : 1u; }
 
-// Calls body(part, worker) for every part in [0, count), worker < parallel_workers(elements).
+// Calls body(part, worker) for every part in [0, count), on `workers`
+// threads (worker < workers) taking `chunk` parts at a time.
 template <class Body>
-void parallel_parts(size_t count, size_t elements, Body&& body) {
-  const unsigned workers = parallel_workers(elements);
+void parallel_parts_on(unsigned workers, size_t count, size_t chunk, Body&& body) {
   if (workers <= 1 || count < 2) {
     for (size_t p = 0; p < count; ++p) body(p, 0u);
     return;
@@ -35,7 +36,7 @@ void parallel_parts(size_t count, size_t elements, Body&& body) {
   {
     const ScopedLongStepPoller polls(poller.poll, poller.reserve, poller.context);
     const unsigned worker = unsigned(omp_get_thread_num());
-#pragma omp for schedule(dynamic, 16)
+#pragma omp for schedule(dynamic, chunk)
     for (size_t p = 0; p < count; ++p) {
       if (failed.load(std::memory_order_relaxed)) continue;
       try {
@@ -48,6 +49,12 @@ void parallel_parts(size_t count, size_t elements, Body&& body) {
     }
   }
   if (failure) std::rethrow_exception(failure);
+}
+
+// Calls body(part, worker) for every part in [0, count), worker < parallel_workers(elements).
+template <class Body>
+void parallel_parts(size_t count, size_t elements, Body&& body) {
+  parallel_parts_on(parallel_workers(elements), count, 16, std::forward<Body>(body));
 }
 
 }  // namespace warpcheck::detail
