@@ -111,7 +111,7 @@ struct Value {
   uint32_t from = kNone;      // its writer's CAS replaced this value
   uint32_t succ = kNone;      // the CAS that replaced it
   uint32_t next = kNone;      // the value that CAS wrote
-  uint32_t reads_begin = 0, reads_end = 0;  // its completed reads, in reads_
+  uint32_t reads_begin = 0, reads_end = 0;  // its completed reads, in sorted_reads_
   uint32_t observer = kNone;  // an operation that saw it (why a pending writer took effect)
   uint32_t chain = kNone;
   uint32_t position = 0;      // in its chain
@@ -383,17 +383,26 @@ class RegisterDecision : detail::DistinctValueDecision {
                              describe(x.b_op) + " and " + describe(y.a_op) + " .. " + describe(y.b_op));
     }
     for (uint32_t c : stretches_) lay_out_stretch(c);
+    // Of the chains with no free moment, the refutation naming the fewest
+    // operations is given.
+    std::vector<uint32_t> fewest;
+    std::string why;
     for (uint32_t c : at_one_moment_) {
-      Chain& chain = chains_[c];
-      const std::optional<uint64_t> t = free_moment(std::max(chain.b, start_read ? start.b : 0), chain.a);
-      if (!t) {
-        const uint32_t z = covering_stretch(std::max(chain.b, start_read ? start.b : 0));
-        return violation(closure({chain.a_op, chain.b_op, chains_[z].a_op, chains_[z].b_op, start.b > chain.b ? start.b_op : kNone}),
-                         "the chain of " + describe(chain.a_op) + " has no moment outside the stretch where the chain of " +
-                             describe(chains_[z].a_op) + " is surely current");
+      const Chain& chain = chains_[c];
+      const uint64_t from = std::max(chain.b, start_read ? start.b : 0);
+      if (const std::optional<uint64_t> t = free_moment(from, chain.a)) {
+        put_chain_at(c, *t, kChainAtOneMoment);
+        continue;
       }
-      put_chain_at(c, *t, kChainAtOneMoment);
+      const uint32_t z = covering_stretch(from);
+      std::vector<uint32_t> named = blocked(c, z, start.b > chain.b ? start.b_op : kNone);
+      if (!fewest.empty() && named.size() >= fewest.size()) continue;
+      fewest = std::move(named);
+      why = "the chain of " + describe(chain.a_op) + " has no moment outside the stretch where the chain of " +
+            describe(chains_[z].a_op) + " is surely current";
+      if (fewest.size() <= 3) break;
     }
+    if (!fewest.empty()) return violation(fewest, why);
     const Value& unwritten = values_[kStart];
     for (uint32_t k = unwritten.reads_begin; k < unwritten.reads_end; ++k) read_place_[k] = at(op(sorted_reads_[k]).call, kStartRead);
     chains_[kStart].start = at(0, kBeforeAll);
@@ -402,6 +411,30 @@ class RegisterDecision : detail::DistinctValueDecision {
     at_one_moment_by_b_ = at_one_moment_;
     std::sort(at_one_moment_by_b_.begin(), at_one_moment_by_b_.end(), [&](uint32_t x, uint32_t y) { return chains_[x].b < chains_[y].b; });
     return true;
+  }
+
+  // The refutation of chain c having no moment outside stretch z (and, when
+  // `start_read` is named, after the reads of the unwritten start), with as
+  // few operations as the argument needs: z is current from its head's
+  // write on, so that write's response bounds its stretch when it still
+  // holds c's moments; c's head write alone, when its interval fits.
+  std::vector<uint32_t> blocked(uint32_t c, uint32_t z, uint32_t start_read) const {
+    const Chain& chain = chains_[c];
+    const Chain& stretch = chains_[z];
+    const uint32_t z_head = values_[stretch.head].writer;
+    const uint64_t from = std::max(chain.b, start_read == kNone ? 0 : op(start_read).call);
+    const bool head_bounds = op(z_head).ret < from;
+    const uint64_t left = head_bounds ? op(z_head).ret : stretch.a;
+    const uint32_t c_head = values_[chain.head].writer;
+    const bool head_fits = left < std::max(op(c_head).call, start_read == kNone ? 0 : op(start_read).call) && op(c_head).ret < stretch.b;
+    std::vector<uint32_t> named = {stretch.b_op, start_read};
+    if (!head_bounds) named.push_back(stretch.a_op);
+    if (head_fits) named.push_back(c_head);
+    else named.insert(named.end(), {chain.a_op, chain.b_op});
+    named = closure(named);
+    std::sort(named.begin(), named.end());
+    named.erase(std::unique(named.begin(), named.end()), named.end());
+    return named;
   }
 
   void lay_out_stretch(uint32_t c) {

@@ -149,13 +149,14 @@ void expect_repeated_values_fall_back(History h) {
 
 }  // namespace
 
-WC_PROP(DistinctRegister, RandomHistoriesAgreeWithTheOracle, 20000, ()) {
+// 60,000 cases: 20,000 a model.
+WC_PROP(DistinctRegister, RandomHistoriesAgreeWithTheOracle, 60000, ()) {
   expect_agreement_with_the_oracle(random_distinct_value_register_history(*gen_register_model(), 10, 2));
 }
 
 // Linearizable by construction, then maybe one or two results changed:
 // near misses, both verdicts.
-WC_PROP(DistinctRegister, NearMissesAgreeWithTheOracle, 20000, ()) {
+WC_PROP(DistinctRegister, NearMissesAgreeWithTheOracle, 60000, ()) {
   expect_agreement_with_the_oracle(near_miss(*gen_register_model(), 10, 2, 12));
 }
 
