@@ -85,9 +85,9 @@ struct Value {
 
 constexpr uint32_t kCollapsed = uint32_t(1) << 31;  // a reduced operation that stands for a value
 
-class MapDecision : detail::DistinctValueDecision {
+class MapDecision : public detail::HistoryDecision {
  public:
-  explicit MapDecision(const History& h) : h_(h) {}
+  using HistoryDecision::HistoryDecision;
 
   bool decide(int64_t key, std::span<const uint32_t> ops, std::vector<uint32_t>& order) {
     key_ = key;
@@ -99,11 +99,8 @@ class MapDecision : detail::DistinctValueDecision {
     return true;
   }
 
-  DistinctValueCheck& finding() { return result_; }
 
  private:
-  const Operation& op(uint32_t i) const { return h_.ops[i]; }
-  std::string describe(uint32_t i) const { return describe_operation(h_, h_.ops[i]); }
   std::string on_key() const { return " (key " + std::to_string(key_) + ")"; }
   bool inserts(uint32_t i) const { return op(i).data.kind == OpKind::Insert; }
 
@@ -179,12 +176,9 @@ class MapDecision : detail::DistinctValueDecision {
 
   // Each value's finds, its a and b; pending writers nobody saw are spare.
   bool index_values() {
-    std::vector<uint32_t> count(values_.size() + 1, 0);
-    for (uint32_t v : find_of_) ++count[v + 1];
-    for (size_t v = 1; v <= values_.size(); ++v) count[v] += count[v - 1];
-    for (size_t v = 0; v < values_.size(); ++v) values_[v].finds_begin = count[v], values_[v].finds_end = count[v + 1];
-    sorted_finds_.resize(finds_.size());
-    for (size_t k = 0; k < finds_.size(); ++k) sorted_finds_[count[find_of_[k]]++] = finds_[k];
+    std::vector<uint32_t> begin;
+    sorted_finds_ = detail::group_by_value(finds_, find_of_, values_.size(), begin);
+    for (size_t v = 0; v < values_.size(); ++v) values_[v].finds_begin = begin[v], values_[v].finds_end = begin[v + 1];
     for (uint32_t i : pending_writers_) {
       Value& v = values_[index_.at(op(i).data.value)];
       if (v.finds_begin == v.finds_end) {
@@ -458,7 +452,6 @@ class MapDecision : detail::DistinctValueDecision {
 
   bool violation(std::vector<uint32_t> ops, std::string why) { return found(Outcome::Violation, std::move(ops), std::move(why)); }
 
-  const History& h_;
   int64_t key_ = 0;
   size_t polled_ = 0;
   bool too_late_ = false;

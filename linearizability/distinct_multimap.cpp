@@ -127,9 +127,9 @@ enum Phase : uint8_t { kFindBeforeEnd, kCompletedErase, kPendingErase, kAbsent, 
 
 // One key's decision, and its working set, kept from key to key to spare
 // the allocations.
-class KeyDecision : detail::DistinctValueDecision {
+class KeyDecision : public detail::HistoryDecision {
  public:
-  explicit KeyDecision(const History& h) : h_(h) {}
+  using HistoryDecision::HistoryDecision;
 
   // True, with the key's witness in `order`; or false, the finding (or why
   // not applicable, or undecided) in finding().
@@ -158,11 +158,8 @@ class KeyDecision : detail::DistinctValueDecision {
     return true;
   }
 
-  DistinctValueCheck& finding() { return result_; }
 
  private:
-  const Operation& op(uint32_t i) const { return h_.ops[i]; }
-  std::string describe(uint32_t i) const { return describe_operation(h_, h_.ops[i]); }
   std::string on_key() const { return " (key " + std::to_string(key_) + ")"; }
 
   // By value, then role: by role first, then stably by value (a radix
@@ -384,7 +381,6 @@ class KeyDecision : detail::DistinctValueDecision {
 
   bool violation(std::vector<uint32_t> ops, std::string why) { return found(Outcome::Violation, std::move(ops), std::move(why)); }
 
-  const History& h_;
   int64_t key_ = 0;
   size_t polled_ = 0;
   // One key's working set, kept between keys to spare the allocations.

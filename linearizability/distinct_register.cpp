@@ -133,9 +133,9 @@ struct Chain {
 
 // One register's decision, and its working set, kept from key to key to
 // spare the allocations.
-class RegisterDecision : detail::DistinctValueDecision {
+class RegisterDecision : public detail::HistoryDecision {
  public:
-  explicit RegisterDecision(const History& h) : h_(h) {}
+  using HistoryDecision::HistoryDecision;
 
   bool decide(int64_t, std::span<const uint32_t> ops, std::vector<uint32_t>& order) {
     result_ = {};
@@ -149,11 +149,8 @@ class RegisterDecision : detail::DistinctValueDecision {
     return true;
   }
 
-  DistinctValueCheck& finding() { return result_; }
 
  private:
-  const Operation& op(uint32_t i) const { return h_.ops[i]; }
-  std::string describe(uint32_t i) const { return describe_operation(h_, h_.ops[i]); }
 
   void clear() {
     values_.assign(1, Value{});
@@ -208,13 +205,9 @@ class RegisterDecision : detail::DistinctValueDecision {
           return not_applicable("a register history holds " + describe(i));
       }
     }
-    // Reads by value: counting sort.
-    std::vector<uint32_t> count(values_.size() + 1, 0);
-    for (uint32_t v : read_of_) ++count[v + 1];
-    for (size_t v = 1; v <= values_.size(); ++v) count[v] += count[v - 1];
-    for (size_t v = 0; v < values_.size(); ++v) values_[v].reads_begin = count[v], values_[v].reads_end = count[v + 1];
-    sorted_reads_.resize(reads_.size());
-    for (size_t k = 0; k < reads_.size(); ++k) sorted_reads_[count[read_of_[k]]++] = reads_[k];
+    std::vector<uint32_t> begin;
+    sorted_reads_ = detail::group_by_value(reads_, read_of_, values_.size(), begin);
+    for (size_t v = 0; v < values_.size(); ++v) values_[v].reads_begin = begin[v], values_[v].reads_end = begin[v + 1];
     read_place_.assign(reads_.size(), Place{});
     for (Value& v : values_)
       if (v.reads_begin < v.reads_end) v.observer = sorted_reads_[v.reads_begin];
@@ -641,7 +634,6 @@ class RegisterDecision : detail::DistinctValueDecision {
 
   bool violation(std::vector<uint32_t> ops, std::string why) { return found(Outcome::Violation, std::move(ops), std::move(why)); }
 
-  const History& h_;
   size_t polled_ = 0;
   std::vector<Value> values_;
   absl::flat_hash_map<int64_t, uint32_t> index_;

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "linearizability/history.hpp"
 #include "models/detail/long_step.hpp"
 
 namespace warpcheck {
@@ -63,6 +64,33 @@ class DistinctValueDecision {
 
   DistinctValueCheck result_;
 };
+
+// A procedure's decision over one history: the history, and the accessors
+// every procedure's class needs.
+class HistoryDecision : protected DistinctValueDecision {
+ public:
+  explicit HistoryDecision(const History& h) : h_(h) {}
+  DistinctValueCheck& finding() { return result_; }
+
+ protected:
+  const Operation& op(uint32_t i) const { return h_.ops[i]; }
+  std::string describe(uint32_t i) const { return describe_operation(h_, h_.ops[i]); }
+
+  const History& h_;
+};
+
+// Operations grouped by the value each names (of[k], an index below
+// `values`, for ops[k]), in a counting sort that keeps their order:
+// returns them by value, with value v's at [begin[v], begin[v + 1]).
+inline std::vector<uint32_t> group_by_value(const std::vector<uint32_t>& ops, const std::vector<uint32_t>& of, size_t values,
+                                            std::vector<uint32_t>& begin) {
+  begin.assign(values + 1, 0);
+  for (uint32_t v : of) ++begin[v + 1];
+  for (size_t v = 1; v <= values; ++v) begin[v] += begin[v - 1];
+  std::vector<uint32_t> grouped(ops.size()), next(begin.begin(), begin.end() - 1);
+  for (size_t k = 0; k < ops.size(); ++k) grouped[next[of[k]]++] = ops[k];
+  return grouped;
+}
 
 }  // namespace detail
 

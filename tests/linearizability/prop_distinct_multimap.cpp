@@ -33,11 +33,7 @@ DistinctValueCheck checked_claims(const History& h) {
   const DistinctValueCheck fast = check_distinct_multimap(h);
   RC_ASSERT(fast.outcome != Outcome::NotApplicable);
   RC_ASSERT(fast.outcome != Outcome::Undecided);
-  if (fast.outcome == Outcome::Linearizable) RC_ASSERT(!witness_error(h, fast.order).has_value());
-  if (fast.outcome == Outcome::Violation) {
-    RC_ASSERT(!fast.evidence.empty());
-    for (uint32_t i : fast.evidence) RC_ASSERT(h.ops[i].data.key == h.ops[fast.evidence.front()].data.key);
-  }
+  expect_claims_hold(h, fast);
   return fast;
 }
 

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "linearizability/checker.hpp"
+#include "linearizability/distinct_value_check.hpp"
 #include "linearizability/witness.hpp"
 #include "support/brute_force_oracle.hpp"
 
@@ -29,6 +30,17 @@ inline History sub_history(const History& h, const std::vector<uint32_t>& indice
   for (uint32_t i : indices) sub.ops.push_back(h.ops[i]);
   compact_key_pool(sub);
   return sub;
+}
+
+// What a distinct-value procedure's answer claims without an oracle: a
+// witness the replayer accepts, evidence that is not empty and lies on one
+// key.
+inline void expect_claims_hold(const History& h, const DistinctValueCheck& fast) {
+  if (fast.outcome == DistinctValueCheck::Outcome::Linearizable) RC_ASSERT(!witness_error(h, fast.order).has_value());
+  if (fast.outcome == DistinctValueCheck::Outcome::Violation) {
+    RC_ASSERT(!fast.evidence.empty());
+    for (uint32_t i : fast.evidence) RC_ASSERT(h.ops[i].data.key == h.ops[fast.evidence.front()].data.key);
+  }
 }
 
 // The search, pruned and plain, and the whole check give `expected`, with

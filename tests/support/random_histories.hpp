@@ -216,6 +216,25 @@ inline History random_distinct_value_multimap_history(size_t max_ops, int64_t ma
   return h;
 }
 
+// Operation i of a sequential run, at point 2i (past a margin), widened
+// into an interval of up to `overlap` stamps either side; with `coarse`,
+// rounded out to multiples of 4 (so that many intervals touch). A pending
+// one never returns and its result is never seen.
+inline void widen_into_interval(Operation& op, size_t i, uint64_t overlap, bool coarse) {
+  const uint64_t point = 2 * overlap + 4 + 2 * i;
+  op.call = point - *rc::gen::inRange<uint64_t>(0, overlap + 1);
+  op.ret = point + *rc::gen::inRange<uint64_t>(0, overlap + 1);
+  if (coarse) {
+    op.call -= op.call % 4;
+    op.ret += (4 - op.ret % 4) % 4;
+  }
+  if (op.data.pending) {
+    op.ret = kPendingTime;
+    op.data.result_kind = ResultKind::None;
+    op.data.result = 0;
+  }
+}
+
 // Multimap histories linearizable by construction, with values of their
 // own: a sequential run in which finds and erases pick a live value at
 // random (pending operations take effect or not), each point widened into
@@ -244,18 +263,7 @@ inline History linearizable_distinct_value_multimap_history(size_t max_ops, int6
       d.result = pick ? values[*pick] : 0;
       if (pick && d.kind == OpKind::Erase) values.erase(values.begin() + long(*pick));
     }
-    const uint64_t point = 2 * overlap + 4 + 2 * i;
-    op.call = point - *rc::gen::inRange<uint64_t>(0, overlap + 1);
-    op.ret = point + *rc::gen::inRange<uint64_t>(0, overlap + 1);
-    if (coarse) {
-      op.call -= op.call % 4;
-      op.ret += (4 - op.ret % 4) % 4;
-    }
-    if (d.pending) {
-      op.ret = kPendingTime;
-      d.result_kind = ResultKind::None;
-      d.result = 0;
-    }
+    widen_into_interval(op, i, overlap, coarse);
     clear_unused_fields(model_info(ModelId::Multimap), op);
     h.ops.push_back(op);
   }
@@ -341,18 +349,7 @@ inline History linearizable_distinct_value_register_history(ModelId model, size_
     } else if (takes_effect) {
       now = d.value;
     }
-    const uint64_t point = 2 * overlap + 4 + 2 * i;
-    op.call = point - *rc::gen::inRange<uint64_t>(0, overlap + 1);
-    op.ret = point + *rc::gen::inRange<uint64_t>(0, overlap + 1);
-    if (coarse) {
-      op.call -= op.call % 4;
-      op.ret += (4 - op.ret % 4) % 4;
-    }
-    if (d.pending) {
-      op.ret = kPendingTime;
-      d.result_kind = ResultKind::None;
-      d.result = 0;
-    }
+    widen_into_interval(op, i, overlap, coarse);
     clear_unused_fields(info, op);
     h.ops.push_back(op);
   }
@@ -438,18 +435,7 @@ inline History linearizable_distinct_value_map_history(size_t max_ops, int64_t m
         d.result = now.value_or(0);
         break;
     }
-    const uint64_t point = 2 * overlap + 4 + 2 * i;
-    op.call = point - *rc::gen::inRange<uint64_t>(0, overlap + 1);
-    op.ret = point + *rc::gen::inRange<uint64_t>(0, overlap + 1);
-    if (coarse) {
-      op.call -= op.call % 4;
-      op.ret += (4 - op.ret % 4) % 4;
-    }
-    if (d.pending) {
-      op.ret = kPendingTime;
-      d.result_kind = ResultKind::None;
-      d.result = 0;
-    }
+    widen_into_interval(op, i, overlap, coarse);
     clear_unused_fields(info, op);
     h.ops.push_back(op);
   }
