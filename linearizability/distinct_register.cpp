@@ -82,6 +82,7 @@
 
 #include "linearizability/detail/decide_by_key.hpp"
 #include "linearizability/detail/radix_order.hpp"
+#include "linearizability/detail/stretch_cover.hpp"
 
 namespace warpcheck {
 
@@ -121,7 +122,7 @@ struct Value {
 };
 
 struct Chain {
-  uint32_t head = kNone, last = kNone;  // values
+  uint32_t head = kNone;  // its first value
   uint64_t a = kNever, b = 0;
   uint32_t a_op = kNone, b_op = kNone;
   uint64_t last_point = 0;  // where its last operation goes
@@ -140,7 +141,9 @@ class RegisterDecision : public detail::HistoryDecision {
   bool decide(int64_t, std::span<const uint32_t> ops, std::vector<uint32_t>& order) {
     result_ = {};
     clear();
-    if (!classify(ops) || !settle_pending_writers() || !link_chains() || !lay_out_chains()) return false;
+    if (!classify(ops)) return false;
+    settle_pending_writers();
+    if (!link_chains() || !lay_out_chains()) return false;
     for (uint32_t x : failed_) {
       detail::poll_every(++polled_);
       if (!place_failed_cas(x)) return false;
@@ -163,6 +166,7 @@ class RegisterDecision : public detail::HistoryDecision {
     spare_cases_.clear();
     chains_.clear();
     stretches_.clear();
+    cover_.clear();
     at_one_moment_.clear();
     starts_.clear();
     moved_starts_.clear();
@@ -231,7 +235,7 @@ class RegisterDecision : public detail::HistoryDecision {
   // 0: a pending writer whose value somebody saw took effect (and a
   // pending CAS then saw the value it replaced, transitively); the others
   // are spare.
-  bool settle_pending_writers() {
+  void settle_pending_writers() {
     std::vector<uint32_t> work;
     for (uint32_t v : pending_writers_)
       if (values_[v].observer != kNone) work.push_back(v);
@@ -252,7 +256,6 @@ class RegisterDecision : public detail::HistoryDecision {
       value.from = kNone;
     }
     for (uint32_t x : failed_) failed_expected_.insert(op(x).data.expected);
-    return true;
   }
 
   // 1: values seen but never written, CASes from them, two CASes from one
@@ -284,7 +287,6 @@ class RegisterDecision : public detail::HistoryDecision {
       for (uint32_t w = v, position = 0; w != kNone; w = values_[w].next, ++position) {
         values_[w].chain = uint32_t(chains_.size());
         values_[w].position = position;
-        c.last = w;
       }
       chains_.push_back(c);
     }
@@ -375,7 +377,11 @@ class RegisterDecision : public detail::HistoryDecision {
                          "two chains of writes are each surely current while the other is: " + describe(x.a_op) + " .. " +
                              describe(x.b_op) + " and " + describe(y.a_op) + " .. " + describe(y.b_op));
     }
-    for (uint32_t c : stretches_) lay_out_stretch(c);
+    for (uint32_t c : stretches_) {
+      lay_out_stretch(c);
+      cover_.add(chains_[c].a, chains_[c].b, c);
+    }
+    cover_.seal();
     // Of the chains with no free moment, the refutation naming the fewest
     // operations is given.
     std::vector<uint32_t> fewest;
@@ -383,11 +389,12 @@ class RegisterDecision : public detail::HistoryDecision {
     for (uint32_t c : at_one_moment_) {
       const Chain& chain = chains_[c];
       const uint64_t from = std::max(chain.b, start_read ? start.b : 0);
-      if (const std::optional<uint64_t> t = free_moment(from, chain.a)) {
+      if (const std::optional<uint64_t> t = cover_.first_free(from, chain.a)) {
         put_chain_at(c, *t, kChainAtOneMoment);
         continue;
       }
-      const uint32_t z = covering_stretch(from);
+      // Stretches are disjoint, so one covers [from, a] (from <= a: the start's reads were checked).
+      const uint32_t z = cover_.covering(from, from).front();
       std::vector<uint32_t> named = blocked(c, z, start.b > chain.b ? start.b_op : kNone);
       if (!fewest.empty() && named.size() >= fewest.size()) continue;
       fewest = std::move(named);
@@ -467,22 +474,6 @@ class RegisterDecision : public detail::HistoryDecision {
     chain.start = values_[chain.head].written;
   }
 
-  // The stretch strictly around t, or kNone.
-  uint32_t covering_stretch(uint64_t t) const {
-    auto it = std::lower_bound(stretches_.begin(), stretches_.end(), t, [&](uint32_t c, uint64_t x) { return chains_[c].a < x; });
-    if (it == stretches_.begin()) return kNone;
-    --it;
-    return chains_[*it].b > t ? *it : kNone;
-  }
-
-  // The first moment of [from, to] strictly inside no stretch.
-  std::optional<uint64_t> free_moment(uint64_t from, uint64_t to) const {
-    const uint32_t z = covering_stretch(from);
-    const uint64_t t = z == kNone ? from : chains_[z].b;
-    if (t > to) return std::nullopt;
-    return t;
-  }
-
   // The first chain start after `after` (chains that moved kept apart).
   std::optional<std::pair<Place, uint32_t>> next_start(Place after) const {
     std::optional<std::pair<Place, uint32_t>> best;
@@ -536,7 +527,7 @@ class RegisterDecision : public detail::HistoryDecision {
     if (!chain.stretch() && !chain.pinned && e.chain != kStart) {
       // The chain of e can go later, after X's invocation.
       const uint64_t from = std::max({chain.b, o.call, chains_[kStart].b});
-      if (const std::optional<uint64_t> t = free_moment(from, chain.a)) {
+      if (const std::optional<uint64_t> t = cover_.first_free(from, chain.a)) {
         move_chain(e.chain, *t);
         placed_.emplace_back(at(o.call, kBeforeAll, x), x);
         return true;
@@ -644,6 +635,7 @@ class RegisterDecision : public detail::HistoryDecision {
   absl::flat_hash_set<int64_t> failed_expected_;
   std::vector<Chain> chains_;
   std::vector<uint32_t> chain_values_, stretches_, at_one_moment_, at_one_moment_by_b_;
+  detail::StretchCover cover_;  // the stretches, for free moments
   std::vector<std::pair<Place, uint32_t>> starts_;  // chains by where their heads go
   std::set<std::pair<Place, uint32_t>> moved_starts_;
   std::vector<Place> read_place_;                  // by position in sorted_reads_

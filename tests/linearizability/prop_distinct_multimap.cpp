@@ -80,19 +80,14 @@ WC_PROP(DistinctMultimap, OneKeyHeavyOverlapAgreesWithTheOracle, 12000, ()) {
 // checker against the general search.
 WC_PROP(DistinctMultimap, LongerHistoriesAgreeWithTheSearch, 2000, ()) {
   const History h = near_miss(70, 3);
-  CheckOptions search;
-  search.algorithm = Algorithm::Search;
-  search.timeout_seconds = 5;
-  search.shrink = false;
-  search.threads = 1;
+  const CheckOptions search = reference_search_options();
   const CheckResult reference = check_history(h, search);
   RC_PRE(reference.verdict != Verdict::Unknown);
   RC_TAG(reference.verdict == Verdict::Linearizable ? "linearizable" : "violation");
   const DistinctValueCheck fast = checked_claims(h);
   RC_ASSERT((fast.outcome == Outcome::Linearizable) == (reference.verdict == Verdict::Linearizable));
   if (fast.outcome == Outcome::Violation) {
-    CheckOptions confirm = search;
-    RC_ASSERT(check_history(sub_history(h, fast.evidence), confirm).verdict == Verdict::Violation);
+    RC_ASSERT(check_history(sub_history(h, fast.evidence), search).verdict == Verdict::Violation);
   }
   const CheckResult whole = check_history(h);
   RC_ASSERT(whole.verdict == reference.verdict);

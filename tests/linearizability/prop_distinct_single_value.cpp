@@ -77,11 +77,7 @@ History near_miss(ModelId model, size_t max_ops, int64_t max_keys, uint64_t max_
 // Longer histories than the oracle can take: the procedure against the
 // general search.
 void expect_agreement_with_the_search(const History& h) {
-  CheckOptions search;
-  search.algorithm = Algorithm::Search;
-  search.timeout_seconds = 5;
-  search.shrink = false;
-  search.threads = 1;
+  const CheckOptions search = reference_search_options();
   const CheckResult reference = check_history(h, search);
   RC_PRE(reference.verdict != Verdict::Unknown);
   std::string name;

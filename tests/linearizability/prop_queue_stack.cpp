@@ -118,10 +118,7 @@ WC_PROP(QueueStack, DistinctValueCheckersAgreeWithTheSearchOnLongerHistories, 10
   spec.pending = *rc::gen::element(0.0, 0.0, 0.05);
   History h = make_linearizable_history(spec);
   for (int i = *rc::gen::inRange(0, 3); i > 0; --i) corrupt_one_result(h);
-  CheckOptions search;
-  search.algorithm = Algorithm::Search;
-  search.timeout_seconds = 5;
-  search.shrink = false;
+  const CheckOptions search = reference_search_options();
   const CheckResult reference = check_history(h, search);
   RC_PRE(reference.verdict != Verdict::Unknown);
   const DistinctValueCheck fast = spec.model == ModelId::Queue ? check_distinct_queue(h) : check_distinct_stack(h);

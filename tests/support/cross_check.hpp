@@ -43,6 +43,17 @@ inline void expect_claims_hold(const History& h, const DistinctValueCheck& fast)
   }
 }
 
+// The general search as a reference for histories too long for the
+// oracle: one thread, 5 s, no shrinking.
+inline CheckOptions reference_search_options() {
+  CheckOptions search;
+  search.algorithm = Algorithm::Search;
+  search.timeout_seconds = 5;
+  search.shrink = false;
+  search.threads = 1;
+  return search;
+}
+
 // The search, pruned and plain, and the whole check give `expected`, with
 // witnesses that replay and counterexamples the oracle refutes.
 inline void expect_search_agrees(const History& h, bool expected) {

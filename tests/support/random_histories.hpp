@@ -271,6 +271,25 @@ inline History linearizable_distinct_value_multimap_history(size_t max_ops, int6
   return h;
 }
 
+// Operation i of a distinct-value history, on `key`: the value it writes
+// (if it writes one) is its own, i + 1.
+inline Operation distinct_value_operation(size_t i, OpKind kind, int64_t key) {
+  Operation op;
+  op.id = i;
+  op.team = uint32_t(i % 4);
+  op.data.kind = kind;
+  op.data.key = key;
+  op.data.value = int64_t(i) + 1;
+  return op;
+}
+
+// An interval anywhere in 3n stamps, a few stamps long, pending one time in 6.
+inline void random_interval(Operation& op, size_t n) {
+  op.call = *rc::gen::inRange<uint64_t>(0, 3 * n + 1);
+  op.data.pending = *rc::gen::inRange(0, 6) == 0;
+  op.ret = op.data.pending ? kPendingTime : op.call + *rc::gen::inRange<uint64_t>(0, 9);
+}
+
 // Register, cas-register or kv histories (on up to `max_keys` keys) whose
 // writes and CASes each write a value of their own. Random: reads return
 // absent, a value written (on any key, before or after) or one nobody
@@ -284,17 +303,10 @@ inline History random_distinct_value_register_history(ModelId model, size_t max_
   const int64_t keys = model == ModelId::Kv ? *rc::gen::inRange<int64_t>(1, max_keys + 1) : 1;
   const size_t kinds = info.ops.back().kind == OpKind::Append ? info.ops.size() - 1 : info.ops.size();
   for (size_t i = 0; i < n; ++i) {
-    Operation op;
-    op.id = i;
-    op.team = uint32_t(i % 4);
+    Operation op = distinct_value_operation(i, info.ops[*rc::gen::inRange<size_t>(0, kinds)].kind, *rc::gen::inRange<int64_t>(0, keys));
     OpData& d = op.data;
-    d.kind = info.ops[*rc::gen::inRange<size_t>(0, kinds)].kind;
-    d.key = *rc::gen::inRange<int64_t>(0, keys);
-    d.value = int64_t(i) + 1;
     d.expected = *rc::gen::inRange<int64_t>(1, int64_t(n) + 2);
-    op.call = *rc::gen::inRange<uint64_t>(0, 3 * n + 1);
-    d.pending = *rc::gen::inRange(0, 6) == 0;
-    op.ret = d.pending ? kPendingTime : op.call + *rc::gen::inRange<uint64_t>(0, 9);
+    random_interval(op, n);
     if (!d.pending && d.kind == OpKind::Read) {
       d.result = *rc::gen::inRange<int64_t>(0, int64_t(n) + 2);
       d.result_kind = d.result == 0 ? ResultKind::Absent : ResultKind::Value;
@@ -327,13 +339,8 @@ inline History linearizable_distinct_value_register_history(ModelId model, size_
   const int pending_one_in = *rc::gen::element(0, 4, 8);
   std::map<int64_t, std::optional<int64_t>> current;
   for (size_t i = 0; i < n; ++i) {
-    Operation op;
-    op.id = i;
-    op.team = uint32_t(i % 4);
+    Operation op = distinct_value_operation(i, info.ops[*rc::gen::inRange<size_t>(0, kinds)].kind, *rc::gen::inRange<int64_t>(0, keys));
     OpData& d = op.data;
-    d.kind = info.ops[*rc::gen::inRange<size_t>(0, kinds)].kind;
-    d.key = *rc::gen::inRange<int64_t>(0, keys);
-    d.value = int64_t(i) + 1;
     std::optional<int64_t>& now = current[d.key];
     d.expected = now && *rc::gen::arbitrary<bool>() ? *now : *rc::gen::inRange<int64_t>(1, int64_t(i) + 2);
     d.pending = pending_one_in > 0 && *rc::gen::inRange(0, pending_one_in) == 0;
@@ -368,16 +375,10 @@ inline History random_distinct_value_map_history(size_t max_ops, int64_t max_key
   const size_t n = *rc::gen::inRange<size_t>(max_ops / 2, max_ops + 1);  // RapidCheck favours small draws
   const int64_t keys = *rc::gen::inRange<int64_t>(1, max_keys + 1);
   for (size_t i = 0; i < n; ++i) {
-    Operation op;
-    op.id = i;
-    op.team = uint32_t(i % 4);
+    Operation op = distinct_value_operation(i, *rc::gen::element(OpKind::Insert, OpKind::Upsert, OpKind::Erase, OpKind::Find),
+                                            *rc::gen::inRange<int64_t>(0, keys));
     OpData& d = op.data;
-    d.kind = *rc::gen::element(OpKind::Insert, OpKind::Upsert, OpKind::Erase, OpKind::Find);
-    d.key = *rc::gen::inRange<int64_t>(0, keys);
-    d.value = int64_t(i) + 1;
-    op.call = *rc::gen::inRange<uint64_t>(0, 3 * n + 1);
-    d.pending = *rc::gen::inRange(0, 6) == 0;
-    op.ret = d.pending ? kPendingTime : op.call + *rc::gen::inRange<uint64_t>(0, 9);
+    random_interval(op, n);
     if (!d.pending && d.kind == OpKind::Find) {
       d.result = *rc::gen::inRange<int64_t>(0, int64_t(n) + 2);
       d.result_kind = d.result == 0 ? ResultKind::Absent : ResultKind::Value;
@@ -406,13 +407,9 @@ inline History linearizable_distinct_value_map_history(size_t max_ops, int64_t m
   const int pending_one_in = *rc::gen::element(0, 4, 8);
   std::map<int64_t, std::optional<int64_t>> current;
   for (size_t i = 0; i < n; ++i) {
-    Operation op;
-    op.id = i;
-    op.team = uint32_t(i % 4);
+    Operation op = distinct_value_operation(i, *rc::gen::element(OpKind::Insert, OpKind::Upsert, OpKind::Erase, OpKind::Find),
+                                            *rc::gen::inRange<int64_t>(0, keys));
     OpData& d = op.data;
-    d.kind = *rc::gen::element(OpKind::Insert, OpKind::Upsert, OpKind::Erase, OpKind::Find);
-    d.key = *rc::gen::inRange<int64_t>(0, keys);
-    d.value = int64_t(i) + 1;
     std::optional<int64_t>& now = current[d.key];
     d.pending = pending_one_in > 0 && *rc::gen::inRange(0, pending_one_in) == 0;
     const bool takes_effect = !d.pending || *rc::gen::arbitrary<bool>();
