@@ -60,6 +60,10 @@ struct Counterexample {
   bool minimal = false;            // no single droppable operation or earlier cut left
   size_t shrunk_from = 0;          // operations in the refuted part
   std::optional<int64_t> key;      // the part's key, when split by key
+  // When not empty: the operations are cut down to these keys (a priority
+  // queue's refutation on a few keys, distinct_key_pq.hpp): pushes keep
+  // only these, pops return only these and ask for as many fewer.
+  std::vector<int64_t> projected_keys;
   // For each operation of `history` (same position): the longest partial
   // linearization containing it, as positions in `history.ops`.
   std::vector<std::vector<uint32_t>> longest_with;

@@ -210,7 +210,11 @@ void write_html_report(const History& h, const CheckResult& r, std::ostream& out
     PartWriter cx_parts(cx.history, data, opt.max_ops);
     std::vector<uint32_t> all(cx.history.ops.size());
     for (uint32_t i = 0; i < all.size(); ++i) all[i] = i;
-    cx_parts.write("counterexample" + (cx.key ? " on key " + std::to_string(*cx.key) : std::string()), all, {}, &cx.longest_with);
+    std::string title = "counterexample";
+    if (cx.key) title.append(" on key ").append(std::to_string(*cx.key));
+    if (!cx.projected_keys.empty()) title.append(", each operation cut down to the key(s)");
+    for (int64_t k : cx.projected_keys) title.append(" ").append(std::to_string(k));
+    cx_parts.write(title, all, {}, &cx.longest_with);
     shown = all.size();
   } else {
     // Parts by key (or the whole history), in witness order where there is one.

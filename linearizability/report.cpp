@@ -37,6 +37,11 @@ void write_counterexample(const Counterexample& cx, std::ostream& out) {
   out << "counterexample: " << c.ops.size() << " operation(s) from the " << cx.shrunk_from << " refuted"
       << (cx.key ? " on key " + std::to_string(*cx.key) : std::string()) << ", "
       << (cx.minimal ? "minimal (no droppable operation or earlier cut left)" : "not shrunk to minimal (budget)") << "\n";
+  if (!cx.projected_keys.empty()) {
+    out << "  (each operation cut down to the key(s)";
+    for (int64_t k : cx.projected_keys) out << " " << k;
+    out << ": pushes keep only these, pops return only these and ask for as many fewer)\n";
+  }
   if (!cx.cut.empty()) out << "  (a time cut made " << cx.cut.size() << " operation(s) pending: they were still running at the cut)\n";
   for (size_t i = 0; i < c.ops.size(); ++i) {
     const Operation& op = c.ops[i];
@@ -56,6 +61,11 @@ void write_counterexample_json(const Counterexample& cx, std::ostream& out) {
   for (size_t i = 0; i < cx.cut.size(); ++i) out << (i ? "," : "") << cx.cut[i];
   out << "],\"minimal\":" << (cx.minimal ? "true" : "false") << ",\"shrunk_from\":" << cx.shrunk_from;
   if (cx.key) out << ",\"key\":" << *cx.key;
+  if (!cx.projected_keys.empty()) {
+    out << ",\"projected_keys\":[";
+    for (size_t i = 0; i < cx.projected_keys.size(); ++i) out << (i ? "," : "") << cx.projected_keys[i];
+    out << "]";
+  }
   out << ",\"longest_partial\":{";
   for (size_t i = 0; i < cx.longest_with.size(); ++i)
     out << (i ? "," : "") << "\"" << cx.history.ops[i].id << "\":[" << id_list(cx.history, cx.longest_with[i]) << "]";
