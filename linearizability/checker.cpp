@@ -16,6 +16,7 @@
 #include "linearizability/distinct_register.hpp"
 #include "linearizability/distinct_stack.hpp"
 #include "linearizability/partition.hpp"
+#include "linearizability/set_presence.hpp"
 #include "linearizability/witness.hpp"
 
 namespace warpcheck {
@@ -222,6 +223,9 @@ std::optional<DistinctValueProcedure> distinct_value_procedure(ModelId model) {
   if (model == ModelId::Map)
     return DistinctValueProcedure{"distinct-value map checker (per key: each value's sure stretch, values collapsed to one moment, the rest searched like a set)",
                                   check_distinct_map, "pending operations took effect elsewhere"};
+  if (model == ModelId::Set)
+    return DistinctValueProcedure{"set presence procedure (per key: a greedy order of the key's presence, lazy flips, earliest response first, O(n log n))",
+                                  check_set_presence, "nothing (it only proves)"};
   if (model == ModelId::Register || model == ModelId::CasRegister || model == ModelId::Kv)
     return DistinctValueProcedure{"distinct-value register checker (per register: chains of CASes, their sure stretches, failed CASes at free moments, O(n log n))",
                                   check_distinct_register, "spare pending writes took effect"};
@@ -305,6 +309,7 @@ std::optional<CheckResult> decide_distinct_values(const History& h, const CheckO
   if (h.meta.model == ModelId::Queue) return decide_distinct_values<QueueModel>(h, opt, *procedure, why_not);
   switch (h.meta.model) {
     case ModelId::Multimap: return decide_distinct_values<MultimapModel>(h, opt, *procedure, why_not);
+    case ModelId::Set: return decide_distinct_values<SetModel>(h, opt, *procedure, why_not);
     case ModelId::Map: return decide_distinct_values<MapModel>(h, opt, *procedure, why_not);
     case ModelId::Register: return decide_distinct_values<RegisterModel>(h, opt, *procedure, why_not);
     case ModelId::CasRegister: return decide_distinct_values<CasRegisterModel>(h, opt, *procedure, why_not);
@@ -500,7 +505,7 @@ CheckResult check_history(const History& h, const CheckOptions& options) {
   } else {
     r = visit_model(h.meta.model, [&](auto model) { return check_typed<decltype(model)>(h, options); });
     if (!fast_not_used.empty())
-      r.algorithm += " (the " + std::string(h.model().name) + "'s distinct-value checker did not decide: " + fast_not_used + ")";
+      r.algorithm += " (the " + std::string(h.model().name) + "'s own procedure did not decide: " + fast_not_used + ")";
     r.hint_replay = std::move(replay);
   }
   r.all_parts = options.all_parts;  // one part, decided whole

@@ -74,7 +74,10 @@ expect "bad number" 3 $? "$tmp/out" "--timeout must be"
 expect "unknown model option" 3 $? "$tmp/out" "unknown model"
 "$warpcheck" gen --model set --ops 20000 --keys 64 --overlap 100 --out "$tmp/s.jsonl" 2>/dev/null
 "$warpcheck" check "$tmp/s.jsonl" >"$tmp/out" 2>&1
-expect "generated set history" 0 $? "$tmp/out" "partitioned by key into 64 parts"
+expect "generated set history" 0 $? "$tmp/out" "^checker: set presence procedure"
+grep -q "64 parts" "$tmp/out" || { echo "FAIL: generated set history: not 64 parts"; failed=$((failed + 1)); }
+"$warpcheck" check "$tmp/s.jsonl" --algo search >"$tmp/out" 2>&1
+expect "generated set history, searched" 0 $? "$tmp/out" "partitioned by key into 64 parts"
 "$warpcheck" gen --model queue --ops 20000 --overlap 32 --pending 0.01 --out "$tmp/q.bin" 2>/dev/null
 "$warpcheck" check "$tmp/q.bin" >"$tmp/out" 2>&1
 expect "generated queue history" 0 $? "$tmp/out" "^checker: distinct-value queue checker"
