@@ -221,7 +221,7 @@ std::optional<DistinctValueProcedure> distinct_value_procedure(ModelId model) {
     return DistinctValueProcedure{"distinct-value multimap checker (per key: each value's sure lifetime, absent answers at free moments, O(n log n))",
                                   check_distinct_multimap, "pending erases removed values"};
   if (model == ModelId::Map)
-    return DistinctValueProcedure{"distinct-value map checker (per key: each value's sure stretch, values collapsed to one moment, the rest searched like a set)",
+    return DistinctValueProcedure{"distinct-value map checker (per key: each value's sure stretch, values collapsed to one moment, the rest ordered by the key's presence or searched like a set)",
                                   check_distinct_map, "pending operations took effect elsewhere"};
   if (model == ModelId::Set)
     return DistinctValueProcedure{"set presence procedure (per key: a greedy order of the key's presence, lazy flips, earliest response first, O(n log n))",

@@ -62,6 +62,7 @@
 
 #include "linearizability/detail/budget.hpp"
 #include "linearizability/detail/decide_by_key.hpp"
+#include "linearizability/detail/presence_order.hpp"
 #include "linearizability/detail/search.hpp"
 #include "linearizability/detail/stretch_cover.hpp"
 
@@ -386,6 +387,12 @@ class MapDecision : public detail::HistoryDecision {
       for (uint32_t i : *list) add_as_is(i);
     std::vector<uint32_t> all(reduced_.ops.size());
     std::iota(all.begin(), all.end(), 0u);
+    // With every value collapsed, no result names one: the key's presence
+    // alone, ordered greedily when it can be (set_presence.cpp), else searched.
+    if (std::find(kept_value_.begin(), kept_value_.end(), 1) == kept_value_.end()) {
+      witness_.clear();
+      if (!presence_.find(reduced_, all, witness_)) return true;
+    }
     detail::Budget unlimited;
     detail::Budget* budget = detail::installed_budget();
     detail::SearchResult r = search_.run(reduced_, all, budget ? *budget : unlimited);
@@ -467,6 +474,7 @@ class MapDecision : public detail::HistoryDecision {
   std::vector<uint32_t> stands_for_;  // per reduced operation: the operation, or kCollapsed | the value
   std::vector<std::vector<uint32_t>> absorbed_;  // per stretch: its finds and the failed inserts placed inside it
   detail::Search<MapModel> search_;
+  detail::PresenceOrder presence_;
   std::vector<uint32_t> witness_;        // the reduced order
   std::vector<uint8_t> kept_value_;       // kept as it is in the reduced history
   std::vector<uint32_t> witness_order_;  // the reduced order opened up

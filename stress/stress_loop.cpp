@@ -26,7 +26,10 @@ StressSummary run_stress(const std::function<SeedRun(uint64_t seed)>& run_one, c
     switch (check.verdict) {
       case Verdict::Linearizable: ++s.linearizable; break;
       case Verdict::Violation: ++s.violations; break;
-      case Verdict::Unknown: ++s.unknown; break;
+      case Verdict::Unknown:
+        ++s.unknown;
+        if (!s.first_unknown) s.first_unknown.emplace(seed, check.reason + " (checker: " + check.algorithm + ")");
+        break;
     }
     if (check.hint_replay && check.hint_replay->outcome != HintReplay::Outcome::NotApplicable) {
       const bool unexplained = SeedRun::points_not_explained(check);

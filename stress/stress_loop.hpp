@@ -76,6 +76,8 @@ struct StressSummary {
   double run_seconds = 0, check_seconds = 0;
   std::optional<SeedFailure> first_failure;
   std::optional<SeedFailure> first_unexplained;  // the first run whose hints did not explain it
+  // The first run the checker left undecided: its seed, and which checker and why.
+  std::optional<std::pair<uint64_t, std::string>> first_unknown;
   bool failed() const { return failed_runs > 0; }
 };
 

@@ -29,6 +29,8 @@ void print_summary(const StressSummary& sum, Backend backend, bool judge_points,
         << sum.linearizable << " of " << sum.runs << " | " << checked - std::min(checked, sum.invariant_failures) << " of "
         << checked << " | " << sum.faults << " |\n";
   }
+  if (sum.first_unknown)
+    out << "first UNKNOWN at seed " << sum.first_unknown->first << ": " << sum.first_unknown->second << "\n";
   if (backend == Backend::Sim)
     out << "simulator: " << sum.steps << " steps, " << uint64_t(sum.steps / std::max(sum.run_seconds, 1e-9))
         << " steps/s (runs and recording)\n";
