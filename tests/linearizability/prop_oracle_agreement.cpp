@@ -81,21 +81,7 @@ WC_PROP(OracleAgreement, DistinctKeyPriorityQueues, 10000, ()) {
 // and forced-pop rules: full or random batches, pushes first or mixed,
 // pending operations, wrong pops, everything overlapping.
 WC_PROP(OracleAgreement, BatchedDistinctKeyPriorityQueues, 5000, ()) {
-  SyntheticHistorySpec spec;
-  spec.model = ModelId::PriorityQueue;
-  spec.operations = *rc::gen::inRange<size_t>(2, 11);
-  spec.keys = int64_t(1) << 62;
-  spec.overlap = *rc::gen::inRange<uint64_t>(0, 16);
-  spec.warp_batch = *rc::gen::element(0u, 0u, 3u, 5u);
-  spec.pending = *rc::gen::element(0.0, 0.0, 0.2, 0.4);
-  spec.batch = *rc::gen::inRange<uint32_t>(1, 5);
-  spec.full_batches = *rc::gen::arbitrary<bool>();
-  spec.phases = *rc::gen::arbitrary<bool>();
-  spec.wrong_pops = *rc::gen::element(0u, 0u, 1u, 2u);
-  spec.seed = *rc::gen::arbitrary<uint64_t>();
-  History h = make_linearizable_history(spec);
-  if (*rc::gen::inRange(0, 4) == 0) corrupt_one_result(h);
-  compact_key_pool(h);
+  const History h = random_batched_pq_history(10, int64_t(1) << 62, 4);
   expect_agreement(h);
 }
 

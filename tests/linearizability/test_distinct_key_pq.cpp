@@ -134,21 +134,7 @@ TEST(DistinctKeyPq, SaysNothingWhereAnOrderOrAPendingPopExplainsTheHistory) {
 // equals the oracle. Batched, overlapping, pending, wrong pops, corrupted
 // results: the near misses.
 WC_PROP(DistinctKeyPq, RefutationsAreSoundOnSmallHistories, 20000, ()) {
-  SyntheticHistorySpec spec;
-  spec.model = ModelId::PriorityQueue;
-  spec.operations = *rc::gen::inRange<size_t>(2, 10);
-  spec.keys = *rc::gen::element(int64_t(1) << 62, int64_t(40));
-  spec.overlap = *rc::gen::inRange<uint64_t>(0, 16);
-  spec.warp_batch = *rc::gen::element(0u, 0u, 3u);
-  spec.pending = *rc::gen::element(0.0, 0.0, 0.2, 0.4);
-  spec.batch = *rc::gen::inRange<uint32_t>(1, 5);
-  spec.full_batches = *rc::gen::arbitrary<bool>();
-  spec.phases = *rc::gen::arbitrary<bool>();
-  spec.wrong_pops = *rc::gen::element(0u, 0u, 1u, 2u);
-  spec.seed = *rc::gen::arbitrary<uint64_t>();
-  History h = make_linearizable_history(spec);
-  if (*rc::gen::inRange(0, 3) == 0) corrupt_one_result(h);
-  compact_key_pool(h);
+  const History h = random_batched_pq_history(9, *rc::gen::element(int64_t(1) << 62, int64_t(40)), 3);
   const bool expected = brute_force_linearizable(h);
   const std::optional<KeyProjection> found = refute_distinct_key_pq(h);
   RC_TAG(expected ? "linearizable" : "violation", found ? "refuted on few keys" : "not refuted");

@@ -271,6 +271,29 @@ inline History linearizable_distinct_value_multimap_history(size_t max_ops, int6
   return h;
 }
 
+// Batched priority-queue histories, mostly with distinct keys (from
+// `keys`): full or random batches, pushes first or mixed, warp batches,
+// pending operations, wrong pops, everything overlapping; one result in
+// `corrupt_one_in` corrupted (0: none).
+inline History random_batched_pq_history(size_t max_ops, int64_t keys, int corrupt_one_in) {
+  SyntheticHistorySpec spec;
+  spec.model = ModelId::PriorityQueue;
+  spec.operations = *rc::gen::inRange<size_t>(2, max_ops + 1);
+  spec.keys = keys;
+  spec.overlap = *rc::gen::inRange<uint64_t>(0, 16);
+  spec.warp_batch = *rc::gen::element(0u, 0u, 3u, 5u);
+  spec.pending = *rc::gen::element(0.0, 0.0, 0.2, 0.4);
+  spec.batch = *rc::gen::inRange<uint32_t>(1, 5);
+  spec.full_batches = *rc::gen::arbitrary<bool>();
+  spec.phases = *rc::gen::arbitrary<bool>();
+  spec.wrong_pops = *rc::gen::element(0u, 0u, 1u, 2u);
+  spec.seed = *rc::gen::arbitrary<uint64_t>();
+  History h = make_linearizable_history(spec);
+  if (corrupt_one_in > 0 && *rc::gen::inRange(0, corrupt_one_in) == 0) corrupt_one_result(h);
+  compact_key_pool(h);
+  return h;
+}
+
 // Operation i of a distinct-value history, on `key`: the value it writes
 // (if it writes one) is its own, i + 1.
 inline Operation distinct_value_operation(size_t i, OpKind kind, int64_t key) {
