@@ -387,12 +387,10 @@ class MapDecision : public detail::HistoryDecision {
       for (uint32_t i : *list) add_as_is(i);
     std::vector<uint32_t> all(reduced_.ops.size());
     std::iota(all.begin(), all.end(), 0u);
-    // With every value collapsed, no result names one: the key's presence
-    // alone, ordered greedily when it can be (set_presence.cpp), else searched.
-    if (std::find(kept_value_.begin(), kept_value_.end(), 1) == kept_value_.end()) {
-      witness_.clear();
-      if (!presence_.find(reduced_, all, witness_)) return true;
-    }
+    // The key's presence (and the kept values' finds), ordered greedily
+    // when it can be (set_presence.cpp, detail/presence_order.hpp), else searched.
+    witness_.clear();
+    if (!presence_.find(reduced_, all, witness_)) return true;
     detail::Budget unlimited;
     detail::Budget* budget = detail::installed_budget();
     detail::SearchResult r = search_.run(reduced_, all, budget ? *budget : unlimited);

@@ -38,6 +38,7 @@ StressSummary run_stress(const std::function<SeedRun(uint64_t seed)>& run_one, c
     }
     const bool failed = run.failed(check, o.points_must_hold);
     s.failed_runs += failed;
+    if (o.on_run) o.on_run(seed, run, check, failed);
     if (failed && o.on_failure) o.on_failure(seed, run, check);
     if (failed && !s.first_failure) s.first_failure = SeedFailure{seed, std::move(run), std::move(check)};
     if (o.progress && (clock::now() - last_report > std::chrono::seconds(1) || i + 1 == o.seeds)) {

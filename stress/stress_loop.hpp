@@ -64,6 +64,8 @@ struct StressOptions {
   std::function<void(const StressProgress&)> progress;  // called about once a second
   // Called for every failing run (a campaign lists them all).
   std::function<void(uint64_t seed, const SeedRun&, const CheckResult&)> on_failure;
+  // Called for every run, failing or not (--keep writes some of them).
+  std::function<void(uint64_t seed, const SeedRun&, const CheckResult&, bool failed)> on_run;
 };
 
 struct StressSummary {

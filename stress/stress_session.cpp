@@ -304,6 +304,17 @@ StressOptions SeedRunner::loop_options(uint64_t first_seed, uint64_t seeds) cons
   return loop;
 }
 
+std::function<void(uint64_t, const SeedRun&, const CheckResult&, bool)> run_keeper(const std::string& dir, const std::string& keep) {
+  return [dir, keep](uint64_t seed, const SeedRun& run, const CheckResult& check, bool failed) {
+    const bool kept = keep == "all" || (keep != "none" && failed) || (keep == "unknown" && check.verdict == Verdict::Unknown);
+    if (!kept) return;
+    std::filesystem::create_directories(dir);
+    const std::string verdict = failed && check.verdict != Verdict::Violation ? "FAILED" : std::string(verdict_name(check.verdict));
+    save_history(run.history, (std::filesystem::path(dir) / ("seed-" + std::to_string(seed) + "-" + verdict + ".bin")).string(),
+                 HistoryFormat::Binary);
+  };
+}
+
 int run_stress_request(const StressRequest& req, std::ostream& out, std::ostream& err) {
   if (req.options.flag("in-simulator")) return run_repro_in_simulator(req, out, err);
   for (const char* name : {"tries", "unguided"})
@@ -325,6 +336,7 @@ int run_stress_request(const StressRequest& req, std::ostream& out, std::ostream
       err << "\r  " << p.done << "/" << p.total << " runs, " << p.failures << " failing, " << int(p.seconds) << " s"
           << (p.done == p.total ? "\n" : "") << std::flush;
     };
+  if (o.has_value("out")) loop.on_run = run_keeper(o.text("out"), o.text("keep"));
   std::vector<double> kernel_ms;  // GPU: each run's kernel time (the slowdown of a perturbed run)
   std::string first_launch;
   auto configured = [&](uint64_t seed) {

@@ -13,6 +13,7 @@
 #include <functional>
 
 #include "stress/registry.hpp"
+#include "stress/stress_loop.hpp"
 
 namespace warpcheck {
 
@@ -91,6 +92,12 @@ class SeedRunner {
 // Runs it; the summary and any failure to `out`, progress to `err`.
 // Returns the exit code: 0 pass, 1 a failing run, 2 an undecided check.
 int run_stress_request(const StressRequest& request, std::ostream& out, std::ostream& err);
+
+// --keep KEEP with --out DIR: a StressOptions::on_run that writes the runs
+// KEEP names (failures, unknown: failures and undecided runs, all, none)
+// as DIR/seed-K-VERDICT.bin (FAILED for a run failed by a fault or an
+// invariant rather than its verdict).
+std::function<void(uint64_t, const SeedRun&, const CheckResult&, bool)> run_keeper(const std::string& dir, const std::string& keep);
 
 // The GPU back-end's settings of one run: the seed, --spin-bound and
 // --recipe (off when not given).

@@ -109,6 +109,10 @@ OptionTable run_options() {
       session_option(named_value("wcs1:...|@FILE", only_on(sim, text_option("schedule", "replay this printed schedule", Defaults{}, {})))),
       session_option(named_value("@FILE", text_option("workload", "run this workload file instead of the seed's", Defaults{}, {}))),
       session_option(named_value("DIR", text_option("out", "write a failure's history, HTML report, workload and schedule here", Defaults{}, {}))),
+      session_option(choice_option("keep", "with --out: the runs whose histories are kept as DIR/seed-K-VERDICT.bin, besides the "
+                                           "first failure's files: failures, unknown (failures and the runs the checker left "
+                                           "undecided), all, none",
+                                   "unknown", {"failures", "unknown", "all", "none"})),
       session_option(real_option("timeout", "seconds the checker may spend on one history", "60", 0.001, 1e7)),
       session_option(integer_option("times", "repro on the GPU: reruns of the seed", "20", 1, 1u << 20)),
       session_option(flag_option("in-simulator", "repro of a GPU run's history: reproduce it in the simulator, guided by the "

@@ -1,14 +1,18 @@
 // A greedy order of one key's presence (absent or present), for a set's
 // key and for a map's key once its values are collapsed (distinct_map.cpp):
-// every operation kept is a flip (up, down), a read of one state, or a
-// blind write of present (an upsert: a flip up where the key is absent,
-// nothing where it is present). A pending insert, upsert or erase is an
+// every operation kept is a flip (up, down), a read of one state, a find
+// of one value (distinct values: it goes while the up that wrote it is the
+// last, its write forced at its response if need be), or a blind write of
+// present (an upsert: a flip up where the key is absent, nothing where it
+// is present; not with finds of values, whose value it would change). A pending insert, upsert or erase is an
 // optional flip (it may take effect after its invocation, or never); a
 // pending read is left out. set_presence.cpp has the argument: the order
 // keeps each operation inside its interval and each result true, so it is
 // a witness by construction (the checker replays it anyway); where the
 // greedy runs short it says why, and the caller searches instead.
 #pragma once
+
+#include <absl/container/flat_hash_map.h>
 
 #include <algorithm>
 #include <cstdint>
@@ -23,7 +27,7 @@
 
 namespace warpcheck::detail {
 
-enum class Presence : uint8_t { Up, Down, ReadPresent, ReadAbsent, Blind, Left, Unsupported };
+enum class Presence : uint8_t { Up, Down, ReadPresent, ReadAbsent, ReadValue, Blind, Left, Unsupported };
 
 // An operation's part in its key's presence (a set's or a map's).
 inline Presence presence_of(const OpData& d) {
@@ -36,7 +40,9 @@ inline Presence presence_of(const OpData& d) {
     case OpKind::Erase: return yes ? Presence::Down : Presence::ReadAbsent;
     case OpKind::Contains: return yes ? Presence::ReadPresent : Presence::ReadAbsent;
     case OpKind::Upsert: return Presence::Blind;
-    case OpKind::Find: return d.result_kind == ResultKind::Absent ? Presence::ReadAbsent : Presence::Unsupported;
+    case OpKind::Find: return d.result_kind == ResultKind::Absent ? Presence::ReadAbsent
+                              : d.result_kind == ResultKind::Value ? Presence::ReadValue
+                                                                   : Presence::Unsupported;
     default: return Presence::Unsupported;
   }
 }
@@ -49,13 +55,21 @@ class PresenceOrder {
     h_ = &h;
     order_ = &order;
     reset(ops);
+    bool blind = false, named = false;
     for (uint32_t i : ops) {
       const Presence p = role(i);
-      if (p == Presence::Unsupported) return "it holds " + describe_operation(h, h.ops[i]) + ", whose result names a value";
+      if (p == Presence::Unsupported) return "it holds " + describe_operation(h, h.ops[i]) + ", which it cannot order";
       if (p == Presence::Left) continue;
+      blind |= p == Presence::Blind;
+      named |= p == Presence::ReadValue;
       by_call_.push_back(i);
       if (!op(i).pending()) by_ret_.push_back(i);
     }
+    // A blind write put back as nothing would change the value a find sees.
+    if (blind && named) return "it holds both upserts and finds that name a value";
+    if (named)
+      for (uint32_t i : by_call_)
+        if (role(i) == Presence::Up) writer_of_[op(i).data.value] = i;
     std::sort(by_call_.begin(), by_call_.end(), [&](uint32_t a, uint32_t b) { return op(a).call < op(b).call; });
     std::sort(by_ret_.begin(), by_ret_.end(), [&](uint32_t a, uint32_t b) { return op(a).ret < op(b).ret; });
     size_t c = 0, r = 0;
@@ -85,8 +99,21 @@ class PresenceOrder {
               forced_blinds_.push_back(i);
             }
             break;
+          case Presence::ReadValue: {
+            // Its value's write goes now (with the find right after it).
+            const auto w = writer_of_.find(op(i).data.result);
+            if (w == writer_of_.end() || placed(w->second) || op(w->second).call > t)
+              return "at time " + std::to_string(t) + " " + describe_operation(*h_, op(i)) +
+                     " needs its value written then, and the greedy order cannot";
+            forced_ups_.push_back(w->second);
+            break;
+          }
           default: forced_other = true;  // waits for the other state
         }
+      }
+      if (named && forced_ups_.size() > 1) {  // a find's write may be forced twice
+        std::sort(forced_ups_.begin(), forced_ups_.end());
+        forced_ups_.erase(std::unique(forced_ups_.begin(), forced_ups_.end()), forced_ups_.end());
       }
       if (!forced_ups_.empty() || !forced_downs_.empty() || forced_other)
         if (std::optional<std::string> why = flip_at(t, forced_other)) return why;
@@ -122,6 +149,8 @@ class PresenceOrder {
     downs_ = Waiting();
     waiting_[0].clear();
     waiting_[1].clear();
+    waiting_value_.clear();
+    writer_of_.clear();
     present_ = false;
   }
 
@@ -138,6 +167,10 @@ class PresenceOrder {
         ups_.emplace(op(i).ret, i);
         if (present_) slot_[i] = order_->size(), slot_moment_[i] = op(i).call;
         else waiting_[1].push_back(i);
+        break;
+      case Presence::ReadValue:
+        if (present_ && current_ == op(i).data.result) place(i);
+        else waiting_value_[op(i).data.result].push_back(i);
         break;
       default: {
         const bool wants = role(i) == Presence::ReadPresent;
@@ -187,6 +220,13 @@ class PresenceOrder {
                " to take effect and none was invoked and unused";
       place(i);
       present_ = up;
+      if (up) {
+        current_ = op(i).data.value;
+        if (const auto seen = waiting_value_.find(current_); seen != waiting_value_.end()) {
+          for (uint32_t w : seen->second) place(w);
+          waiting_value_.erase(seen);
+        }
+      }
       for (uint32_t w : waiting_[present_]) {
         if (placed(w)) continue;
         if (role(w) == Presence::Blind) slot_[w] = order_->size(), slot_moment_[w] = t;
@@ -237,6 +277,9 @@ class PresenceOrder {
   std::vector<uint32_t> waiting_[2];  // by the state waited for (1: present)
   std::vector<uint32_t> forced_ups_, forced_downs_, forced_blinds_;
   bool present_ = false;
+  int64_t current_ = 0;  // the value written by the last up, while present
+  absl::flat_hash_map<int64_t, uint32_t> writer_of_;                // a value's up
+  absl::flat_hash_map<int64_t, std::vector<uint32_t>> waiting_value_;  // finds waiting for their value
 };
 
 }  // namespace warpcheck::detail

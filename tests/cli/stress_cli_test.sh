@@ -15,6 +15,16 @@ expect 0 stress --structure slabhash --mode multimap --backend sim --seeds 20 --
 expect 0 stress --structure sorted-set --backend threads --seeds 2 --quiet
 grep -q "| 2 | 384 | 2 | 0 | 0 | 0 | 0 | 0 |" "$dir/out" || { cat "$dir/out"; fail "threads summary"; }
 
+# --keep: the runs' histories kept beside the failure's files, each checkable on its own.
+expect 0 stress --structure sorted-set --backend sim --seeds 2 --quiet --out "$dir/k" --keep all
+for s in 1 2; do
+  [ -s "$dir/k/seed-$s-LINEARIZABLE.bin" ] || { ls "$dir/k"; fail "--keep all: seed $s not kept"; }
+  "$w" check "$dir/k/seed-$s-LINEARIZABLE.bin" >/dev/null || fail "--keep all: seed $s does not check"
+done
+expect 0 stress --structure sorted-set --backend sim --seeds 2 --quiet --out "$dir/k2"
+[ ! -e "$dir/k2" ] || { ls "$dir/k2"; fail "--keep unknown (the default) kept a linearizable run"; }
+expect 3 stress --structure sorted-set --backend sim --seeds 2 --quiet --out "$dir/k3" --keep some
+
 # A planted bug: caught, shrunk, files written, reproduced exactly.
 expect 1 stress --structure slabhash --mode multimap --backend sim --mutant delete_by_exchange --seeds 50 --quiet --out "$dir/f"
 grep -q "^shrunk the failing workload" "$dir/out" || fail "no shrink report"
