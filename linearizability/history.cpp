@@ -209,9 +209,17 @@ std::string describe_operation(const History& h, const Operation& op) {
   const OpSpec* spec = h.model().spec(d.kind);
   std::string out(op_kind_name(d.kind));
   std::vector<std::string> args;
+  // A batch of more than 16 keys shows its first 8 and last 4 (a GPU pop
+  // of 1,024 keys would fill a screen); the history file holds them all.
   auto keys = [](std::span<const int64_t> ks) {
+    constexpr size_t kHead = 8, kTail = 4;
     std::string s = "[";
     for (size_t i = 0; i < ks.size(); ++i) {
+      if (ks.size() > kHead + kTail + 4 && i == kHead) {
+        s += ",... " + std::to_string(ks.size() - kHead - kTail) + " more ...";
+        i = ks.size() - kTail - 1;
+        continue;
+      }
       if (i) s += ',';
       s += std::to_string(ks[i]);
     }

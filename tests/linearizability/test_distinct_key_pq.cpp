@@ -175,3 +175,17 @@ TEST(DistinctKeyPq, AHeapShapedHistoryWithOneWrongPopIsRefutedOnFourOperations) 
   EXPECT_EQ(check_history(cx.history).verdict, Verdict::Violation);
   EXPECT_FALSE(brute_force_linearizable(cx.history));
 }
+
+// A report names a batch of 1,024 keys without printing them all; short
+// batches are shown whole.
+TEST(DistinctKeyPq, LongBatchesAreShortenedInDescriptions) {
+  PqHistory b;
+  b.push(0, 1, {3, 1, 2});
+  History h = b.done();
+  EXPECT_EQ(describe_operation(h, h.ops[0]), "push([3,1,2])");
+  h.key_pool.clear();
+  for (int64_t k = 0; k < 1024; ++k) h.key_pool.push_back(k);
+  h.ops[0].data.keys_count = 1024;
+  const std::string d = describe_operation(h, h.ops[0]);
+  EXPECT_EQ(d, "push([0,1,2,3,4,5,6,7,... 1012 more ...,1020,1021,1022,1023])");
+}
