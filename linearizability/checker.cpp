@@ -337,10 +337,7 @@ std::optional<CheckResult> refute_on_few_keys(const History& h, const CheckOptio
   } catch (const detail::BudgetExhausted&) {
     return std::nullopt;  // the search, under the same deadline, says why
   }
-  Partitions whole;
-  whole.ops.resize(cut.ops.size());
-  for (uint32_t i = 0; i < whole.ops.size(); ++i) whole.ops[i] = i;
-  whole.begin = {0, whole.ops.size()};
+  const Partitions whole = partition_history(cut, /*by_key=*/false);
   Search<PriorityQueueModel> search;
   const SearchResult confirmed = search.run(cut, whole.ops, budget);
   if (confirmed.outcome != SearchOutcome::Violation) {

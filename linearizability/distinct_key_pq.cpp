@@ -182,8 +182,6 @@ class PqRefuter {
       if (push_rets[k] != kPendingTime) by_push.push_back(k);
     }
     detail::radix_order(push_rets, by_push);
-    std::vector<uint32_t> queries(pops_.size());  // pops by invocation
-    for (uint32_t j = 0; j < pops_.size(); ++j) queries[j] = by_call[j];
 
     // Positions are pop-call ranks reversed, so "removed after P's
     // response" is a prefix; keys no completed pop returned sit apart.
@@ -192,7 +190,7 @@ class PqRefuter {
     size_t next = 0;
     uint32_t first = kNone;
     int64_t first_x = kNoKey;
-    for (uint32_t j : queries) {
+    for (uint32_t j : by_call) {  // pops by invocation
       const uint32_t p = pops_[j];
       for (; next < by_push.size() && push_rets[by_push[next]] < op(p).call; ++next) {
         detail::poll_every(next);
