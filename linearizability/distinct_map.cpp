@@ -53,8 +53,6 @@
 // opens into one of the history, checked by the replay before it is given.
 #include "linearizability/distinct_map.hpp"
 
-#include <absl/container/flat_hash_map.h>
-
 #include <algorithm>
 #include <numeric>
 #include <optional>
@@ -62,7 +60,9 @@
 
 #include "linearizability/detail/budget.hpp"
 #include "linearizability/detail/decide_by_key.hpp"
+#include "linearizability/detail/dense_values.hpp"
 #include "linearizability/detail/presence_order.hpp"
+#include "linearizability/detail/radix_order.hpp"
 #include "linearizability/detail/search.hpp"
 #include "linearizability/detail/stretch_cover.hpp"
 
@@ -107,7 +107,9 @@ class MapDecision : public detail::HistoryDecision {
 
   void clear() {
     values_.clear();
-    index_.clear();
+    values_met_.clear();
+    writers_.clear();
+    writer_ticket_.clear();
     finds_.clear();
     find_of_.clear();
     absent_.clear();
@@ -123,22 +125,32 @@ class MapDecision : public detail::HistoryDecision {
     witness_order_.clear();
   }
 
-  uint32_t value_index(int64_t value) {
-    const auto [it, fresh] = index_.try_emplace(value, uint32_t(values_.size()));
-    if (fresh) values_.push_back(Value{value});
-    return it->second;
+  void add_writer(uint32_t i) {
+    writers_.push_back(i);
+    writer_ticket_.push_back(values_met_.add(op(i).data.value));
   }
 
-  bool take_writer(uint32_t i) {
-    Value& v = values_[value_index(op(i).data.value)];
-    if (v.writer != kNone) return not_applicable("the value " + std::to_string(v.value) + " is written more than once" + on_key());
-    v.writer = i;
-    if (op(i).pending()) pending_writers_.push_back(i);
+  uint32_t value_index(int64_t value) const { return *values_met_.find(value); }
+
+  // A Value for each value met, each written once; the finds' tickets
+  // turned into value indices.
+  bool number_values() {
+    values_met_.number();
+    values_.resize(values_met_.size());
+    for (uint32_t v = 0; v < values_.size(); ++v) values_[v].value = values_met_.value(v);
+    for (size_t k = 0; k < writers_.size(); ++k) {
+      Value& v = values_[values_met_.index(writer_ticket_[k])];
+      const uint32_t i = writers_[k];
+      if (v.writer != kNone) return not_applicable("the value " + std::to_string(v.value) + " is written more than once" + on_key());
+      v.writer = i;
+      if (op(i).pending()) pending_writers_.push_back(i);
+    }
+    for (uint32_t& ticket : find_of_) ticket = values_met_.index(ticket);
     return true;
   }
 
   bool classify(std::span<const uint32_t> ops) {
-    index_.reserve(ops.size());
+    values_met_.reserve(ops.size());
     too_late_ = false;
     for (uint32_t i : ops) {
       detail::poll_every(++polled_);
@@ -147,13 +159,13 @@ class MapDecision : public detail::HistoryDecision {
       switch (d.kind) {
         case OpKind::Insert:
           if (d.pending || d.result) {
-            if (!take_writer(i)) return false;
+            add_writer(i);
           } else {
             present_.push_back(i);
           }
           break;
         case OpKind::Upsert:
-          if (!take_writer(i)) return false;
+          add_writer(i);
           break;
         case OpKind::Erase:
           if (d.pending) spare_erases_.push_back(i);
@@ -162,7 +174,7 @@ class MapDecision : public detail::HistoryDecision {
         case OpKind::Find:
           if (d.pending) break;
           if (d.result_kind == ResultKind::Value) {
-            find_of_.push_back(value_index(d.result));
+            find_of_.push_back(values_met_.add(d.result));
             finds_.push_back(i);
           } else {
             absent_.push_back(i);
@@ -172,7 +184,7 @@ class MapDecision : public detail::HistoryDecision {
           return not_applicable("a map history holds " + describe(i));
       }
     }
-    return true;
+    return number_values();
   }
 
   // Each value's finds, its a and b; pending writers nobody saw are spare.
@@ -181,7 +193,7 @@ class MapDecision : public detail::HistoryDecision {
     sorted_finds_ = detail::group_by_value(finds_, find_of_, values_.size(), begin);
     for (size_t v = 0; v < values_.size(); ++v) values_[v].finds_begin = begin[v], values_[v].finds_end = begin[v + 1];
     for (uint32_t i : pending_writers_) {
-      Value& v = values_[index_.at(op(i).data.value)];
+      Value& v = values_[value_index(op(i).data.value)];
       if (v.finds_begin == v.finds_end) {
         spare_writes_.push_back(i);
         v.writer = kNone;
@@ -220,7 +232,7 @@ class MapDecision : public detail::HistoryDecision {
   bool check_stretches() {
     for (uint32_t v = 0; v < values_.size(); ++v)
       if (values_[v].writer != kNone && values_[v].has_stretch()) stretches_.push_back(v);
-    std::sort(stretches_.begin(), stretches_.end(), [&](uint32_t x, uint32_t y) { return values_[x].a < values_[y].a; });
+    detail::radix_order_by(stretches_, [&](uint32_t v) { return values_[v].a; });
     for (size_t k = 0; k < stretches_.size(); ++k) {
       const Value& v = values_[stretches_[k]];
       if (k > 0 && v.a < values_[stretches_[k - 1]].b) {
@@ -261,25 +273,34 @@ class MapDecision : public detail::HistoryDecision {
     for (const Value& v : values_)
       if (v.writer != kNone && inserts(v.writer)) targets.push_back(v.writer);
     if (writes.empty() || targets.empty()) return true;
-    std::sort(writes.begin(), writes.end(), [&](uint32_t x, uint32_t y) { return op(x).ret < op(y).ret; });
-    std::vector<uint32_t> latest_call(writes.size());  // over writes[0..k], the one invoked last
-    for (size_t k = 0; k < writes.size(); ++k)
-      latest_call[k] = k == 0 || op(writes[k]).call > op(latest_call[k - 1]).call ? writes[k] : latest_call[k - 1];
+    // Times gathered in sequence: the searches below then read no records.
+    detail::radix_order_by(writes, [&](uint32_t w) { return op(w).ret; });
+    std::vector<uint64_t> write_ret(writes.size()), latest_call(writes.size());  // over writes[0..k], the latest invocation
+    std::vector<uint32_t> latest_writer(writes.size());                          // and the write invoked then
+    for (size_t k = 0; k < writes.size(); ++k) {
+      write_ret[k] = op(writes[k]).ret;
+      const bool later = k == 0 || op(writes[k]).call > latest_call[k - 1];
+      latest_call[k] = later ? op(writes[k]).call : latest_call[k - 1];
+      latest_writer[k] = later ? writes[k] : latest_writer[k - 1];
+    }
     std::vector<uint32_t> erases(erases_);
     erases.insert(erases.end(), spare_erases_.begin(), spare_erases_.end());
-    std::sort(erases.begin(), erases.end(), [&](uint32_t x, uint32_t y) { return op(x).call < op(y).call; });
-    std::vector<uint64_t> latest_ret(erases.size());  // over erases[0..k]
-    for (size_t k = 0; k < erases.size(); ++k) latest_ret[k] = std::max(k ? latest_ret[k - 1] : 0, op(erases[k]).ret);
+    detail::radix_order_by(erases, [&](uint32_t e) { return op(e).call; });
+    std::vector<uint64_t> erase_call(erases.size()), latest_ret(erases.size());  // over erases[0..k]
+    for (size_t k = 0; k < erases.size(); ++k) {
+      erase_call[k] = op(erases[k]).call;
+      latest_ret[k] = std::max(k ? latest_ret[k - 1] : 0, op(erases[k]).ret);
+    }
     for (uint32_t t : targets) {
       detail::poll_every(++polled_);
-      const auto before = std::lower_bound(writes.begin(), writes.end(), op(t).call, [&](uint32_t w, uint64_t c) { return op(w).ret < c; });
-      if (before == writes.begin()) continue;
-      const uint32_t p = latest_call[size_t(before - writes.begin()) - 1];
-      const auto meeting = std::upper_bound(erases.begin(), erases.end(), op(t).ret, [&](uint64_t r, uint32_t e) { return r < op(e).call; });
-      if (meeting != erases.begin() && latest_ret[size_t(meeting - erases.begin()) - 1] >= op(p).call) continue;
+      const size_t before = size_t(std::lower_bound(write_ret.begin(), write_ret.end(), op(t).call) - write_ret.begin());
+      if (before == 0) continue;
+      const size_t meeting = size_t(std::upper_bound(erase_call.begin(), erase_call.end(), op(t).ret) - erase_call.begin());
+      if (meeting != 0 && latest_ret[meeting - 1] >= latest_call[before - 1]) continue;
+      const uint32_t p = latest_writer[before - 1];
       // A pending insert took effect because a find returned its value: that find too.
       std::vector<uint32_t> evidence = {p, t};
-      if (op(t).pending()) evidence.push_back(sorted_finds_[values_[index_.at(op(t).data.value)].finds_begin]);
+      if (op(t).pending()) evidence.push_back(sorted_finds_[values_[value_index(op(t).data.value)].finds_begin]);
       return violation(evidence, describe(t) + " needs the key absent after " + describe(p) +
                                    " returned, and no erase can go between them" + on_key());
     }
@@ -290,36 +311,36 @@ class MapDecision : public detail::HistoryDecision {
   // odd moment (times scaled by 4).
   void contract() {
     contracted_.clear();
+    contracted_a_.clear();
+    contracted_b_.clear();
     for (uint32_t v : stretches_) {
       values_[v].contracted = kNone;
       if (kept_value_[v]) continue;
       values_[v].contracted = uint32_t(contracted_.size());
       contracted_.push_back(v);
+      contracted_a_.push_back(values_[v].a);
+      contracted_b_.push_back(values_[v].b);
     }
     shift_.assign(contracted_.size() + 1, 0);
-    for (size_t k = 0; k < contracted_.size(); ++k) {
-      const Value& v = values_[contracted_[k]];
-      shift_[k + 1] = shift_[k] + (4 * v.b - 4 * v.a - 2);
-    }
+    for (size_t k = 0; k < contracted_.size(); ++k) shift_[k + 1] = shift_[k] + (4 * contracted_b_[k] - 4 * contracted_a_[k] - 2);
   }
 
   uint64_t contracted(uint64_t t, bool response) const {
     if (t == kNever) return kNever;
-    auto after = std::lower_bound(contracted_.begin(), contracted_.end(), t, [&](uint32_t v, uint64_t x) { return values_[v].a < x; });
-    if (after == contracted_.begin()) return 4 * t;
-    const size_t k = size_t(after - contracted_.begin()) - 1;  // the last one starting before t
-    const Value& z = values_[contracted_[k]];
-    if (t < z.b) return 4 * z.a - shift_[k] + (response ? 0 : 2);
+    const auto after = std::lower_bound(contracted_a_.begin(), contracted_a_.end(), t);
+    if (after == contracted_a_.begin()) return 4 * t;
+    const size_t k = size_t(after - contracted_a_.begin()) - 1;  // the last one starting before t
+    if (t < contracted_b_[k]) return 4 * contracted_a_[k] - shift_[k] + (response ? 0 : 2);
     return 4 * t - shift_[k + 1];
   }
 
-  uint64_t moment(uint32_t k) const { return 4 * values_[contracted_[k]].a + 1 - shift_[k]; }
+  uint64_t moment(uint32_t k) const { return 4 * contracted_a_[k] + 1 - shift_[k]; }
 
-  // The stretch of `among` (values by a) that operation i meets, if any.
-  std::optional<uint32_t> meets(const std::vector<uint32_t>& among, uint32_t i) const {
-    auto it = std::upper_bound(among.begin(), among.end(), op(i).call, [&](uint64_t c, uint32_t v) { return c < values_[v].b; });
-    if (it == among.end() || values_[*it].a >= op(i).ret) return std::nullopt;
-    return uint32_t(it - among.begin());
+  // The contracted stretch that operation i meets, if any.
+  std::optional<uint32_t> meets_contracted(uint32_t i) const {
+    const auto it = std::upper_bound(contracted_b_.begin(), contracted_b_.end(), op(i).call);
+    if (it == contracted_b_.end() || contracted_a_[size_t(it - contracted_b_.begin())] >= op(i).ret) return std::nullopt;
+    return uint32_t(it - contracted_b_.begin());
   }
 
   // The witness. The reduced history has one operation a value (its write
@@ -355,6 +376,9 @@ class MapDecision : public detail::HistoryDecision {
     reduced_.meta.model = ModelId::Map;
     reduced_.ops.clear();
     stands_for_.clear();
+    const size_t most = values_.size() + finds_.size() + present_.size() + absent_.size() + erases_.size() + spare_erases_.size() + spare_writes_.size();
+    reduced_.ops.reserve(most);
+    stands_for_.reserve(most);
     absorbed_.assign(contracted_.size(), {});
     for (uint32_t v = 0; v < values_.size(); ++v) {
       const Value& value = values_[v];
@@ -380,7 +404,7 @@ class MapDecision : public detail::HistoryDecision {
       add(collapsed, v, /*collapsed=*/true);
     }
     for (uint32_t i : present_) {
-      if (const std::optional<uint32_t> at = meets(contracted_, i)) absorbed_[*at].push_back(i);
+      if (const std::optional<uint32_t> at = meets_contracted(i)) absorbed_[*at].push_back(i);
       else add_as_is(i);
     }
     for (const std::vector<uint32_t>* list : {&absent_, &erases_, &spare_erases_, &spare_writes_})
@@ -461,11 +485,13 @@ class MapDecision : public detail::HistoryDecision {
   size_t polled_ = 0;
   bool too_late_ = false;
   std::vector<Value> values_;
-  absl::flat_hash_map<int64_t, uint32_t> index_;
+  detail::DenseValues values_met_;
+  std::vector<uint32_t> writers_, writer_ticket_;  // writes and their values' tickets, until numbered
   std::vector<uint32_t> finds_, find_of_, sorted_finds_;
   std::vector<uint32_t> absent_, present_, erases_, spare_erases_, spare_writes_, pending_writers_;
   std::vector<uint32_t> stretches_;   // values with a < b, by a
   std::vector<uint32_t> contracted_;  // those that collapse, by a
+  std::vector<uint64_t> contracted_a_, contracted_b_;  // their bounds
   std::vector<uint64_t> shift_;       // before each contracted stretch: what contracting the earlier ones took out
   detail::StretchCover held_;
   History reduced_;

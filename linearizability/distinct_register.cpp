@@ -71,16 +71,16 @@
 // itself not linearizable.
 #include "linearizability/distinct_register.hpp"
 
-#include <absl/container/flat_hash_map.h>
-#include <absl/container/flat_hash_set.h>
 
 #include <algorithm>
 #include <map>
 #include <numeric>
+#include <optional>
 #include <set>
 #include <span>
 
 #include "linearizability/detail/decide_by_key.hpp"
+#include "linearizability/detail/dense_values.hpp"
 #include "linearizability/detail/radix_order.hpp"
 #include "linearizability/detail/stretch_cover.hpp"
 
@@ -91,6 +91,7 @@ namespace {
 constexpr uint32_t kNone = UINT32_MAX;
 constexpr uint64_t kNever = kPendingTime;
 constexpr uint32_t kStart = 0;  // the value index of the unwritten start
+constexpr uint32_t kStartTicket = UINT32_MAX;  // a read of the start, until values are numbered
 
 // Where an operation goes at one moment (the argument's order in 3, with
 // the failed CASes and the writers the witness moved or took).
@@ -119,6 +120,7 @@ struct Value {
   uint64_t live_from = kNever, live_to = 0;  // A_e, B_e (the argument's 4)
   uint32_t live_from_op = kNone, live_to_op = kNone;
   Place written;              // its writer's place in the witness
+  bool failed_cas_expects = false;  // a failed CAS expected it
 };
 
 struct Chain {
@@ -144,9 +146,9 @@ class RegisterDecision : public detail::HistoryDecision {
     if (!classify(ops)) return false;
     settle_pending_writers();
     if (!link_chains() || !lay_out_chains()) return false;
-    for (uint32_t x : failed_) {
+    for (size_t k = 0; k < failed_.size(); ++k) {
       detail::poll_every(++polled_);
-      if (!place_failed_cas(x)) return false;
+      if (!place_failed_cas(failed_[k], failed_expects_[k])) return false;
     }
     build_order(order);
     return true;
@@ -157,7 +159,10 @@ class RegisterDecision : public detail::HistoryDecision {
 
   void clear() {
     values_.assign(1, Value{});
-    index_.clear();
+    met_.clear();
+    slot_.clear();
+    writes_.clear();
+    failed_expects_.clear();
     reads_.clear();
     read_of_.clear();
     failed_.clear();
@@ -172,36 +177,31 @@ class RegisterDecision : public detail::HistoryDecision {
     moved_starts_.clear();
     placed_.clear();
     moves_ = 0;
-    failed_expected_.clear();
   }
 
-  uint32_t value_index(int64_t value) {
-    const auto [it, fresh] = index_.try_emplace(value, uint32_t(values_.size()));
-    if (fresh) values_.push_back(Value{value});
-    return it->second;
-  }
-
-  // 0: what each operation names.
+  // 0: what each operation names; the values are numbered once all are
+  // met (detail/dense_values.hpp).
   bool classify(std::span<const uint32_t> ops) {
-    index_.reserve(ops.size());
+    met_.reserve(ops.size());
     for (uint32_t i : ops) {
       detail::poll_every(++polled_);
       const OpData& d = op(i).data;
       switch (d.kind) {
         case OpKind::Read:
           if (d.pending) break;
-          read_of_.push_back(d.result_kind == ResultKind::Value ? value_index(d.result) : kStart);
+          read_of_.push_back(d.result_kind == ResultKind::Value ? met_.add(d.result) : kStartTicket);
           reads_.push_back(i);
           break;
         case OpKind::Write:
-          if (!take_writer(value_index(d.value), i, kNone)) return false;
+          writes_.push_back({i, met_.add(d.value), kNone});
           break;
         case OpKind::Cas:
           if (!d.pending && d.result == 0) {
             failed_.push_back(i);
+            failed_expects_.push_back(met_.add(d.expected));
             break;
           }
-          if (!take_writer(value_index(d.value), i, value_index(d.expected))) return false;
+          writes_.push_back({i, met_.add(d.value), met_.add(d.expected)});
           break;
         case OpKind::Append:
           return not_applicable("an append makes one value of several writes");
@@ -209,6 +209,9 @@ class RegisterDecision : public detail::HistoryDecision {
           return not_applicable("a register history holds " + describe(i));
       }
     }
+    number_values();
+    for (const Write& w : writes_)
+      if (!take_writer(w.value, w.op, w.from)) return false;
     std::vector<uint32_t> begin;
     sorted_reads_ = detail::group_by_value(reads_, read_of_, values_.size(), begin);
     for (size_t v = 0; v < values_.size(); ++v) values_[v].reads_begin = begin[v], values_[v].reads_end = begin[v + 1];
@@ -216,6 +219,40 @@ class RegisterDecision : public detail::HistoryDecision {
     for (Value& v : values_)
       if (v.reads_begin < v.reads_end) v.observer = sorted_reads_[v.reads_begin];
     return true;
+  }
+
+  // A Value for each value a read, write or CAS names (ascending, after
+  // the start); the tickets turned into value indices. A failed CAS's
+  // expected value is one only where something else names it (kNone else).
+  void number_values() {
+    met_.number();
+    constexpr uint32_t kNamed = 0;  // below every value's index
+    slot_.assign(met_.size(), kNone);
+    for (uint32_t t : read_of_)
+      if (t != kStartTicket) slot_[met_.index(t)] = kNamed;
+    for (const Write& w : writes_) {
+      slot_[met_.index(w.value)] = kNamed;
+      if (w.from != kNone) slot_[met_.index(w.from)] = kNamed;
+    }
+    for (uint32_t d = 0; d < met_.size(); ++d)
+      if (slot_[d] == kNamed) slot_[d] = uint32_t(values_.size()), values_.push_back(Value{met_.value(d)});
+    for (uint32_t& t : read_of_) t = t == kStartTicket ? kStart : slot_[met_.index(t)];
+    for (Write& w : writes_) {
+      w.value = slot_[met_.index(w.value)];
+      if (w.from != kNone) w.from = slot_[met_.index(w.from)];
+    }
+    for (uint32_t& t : failed_expects_) t = slot_[met_.index(t)];
+  }
+
+  // The index of a value some read, write or CAS names, or kNone.
+  uint32_t value_named(int64_t value) const {
+    const std::optional<uint32_t> d = met_.find(value);
+    return d ? slot_[*d] : kNone;
+  }
+
+  bool failed_cas_expects(uint32_t writer) const {
+    const uint32_t v = value_named(op(writer).data.value);
+    return v != kNone && values_[v].failed_cas_expects;
   }
 
   bool take_writer(uint32_t v, uint32_t i, uint32_t from) {
@@ -255,7 +292,8 @@ class RegisterDecision : public detail::HistoryDecision {
       value.writer = kNone;
       value.from = kNone;
     }
-    for (uint32_t x : failed_) failed_expected_.insert(op(x).data.expected);
+    for (uint32_t e : failed_expects_)
+      if (e != kNone) values_[e].failed_cas_expects = true;
   }
 
   // 1: values seen but never written, CASes from them, two CASes from one
@@ -497,14 +535,13 @@ class RegisterDecision : public detail::HistoryDecision {
   }
 
   // 4: a failed CAS of e at a moment e is not current.
-  bool place_failed_cas(uint32_t x) {
+  bool place_failed_cas(uint32_t x, uint32_t expects) {
     const Operation& o = op(x);
-    const auto found = index_.find(o.data.expected);
-    if (found == index_.end() || values_[found->second].writer == kNone) {
+    if (expects == kNone || values_[expects].writer == kNone) {
       placed_.emplace_back(at(o.call, kBeforeAll, x), x);  // e is never current
       return true;
     }
-    Value& e = values_[found->second];
+    Value& e = values_[expects];
     Chain& chain = chains_[e.chain];
     if (e.live_from < o.call && o.ret < e.live_to)
       return violation(closure({x, e.live_from_op, e.live_to_op}),
@@ -551,14 +588,14 @@ class RegisterDecision : public detail::HistoryDecision {
     // A spare CAS from e takes effect (e is current); a spare write takes
     // any. Either writes a value nobody saw, unless a failed CAS expects it.
     for (auto [it, last] = spare_cases_.equal_range(uint32_t(&e - values_.data())); it != last; ++it)
-      if (op(it->second).call <= o.ret && !failed_expected_.contains(op(it->second).data.value)) {
+      if (op(it->second).call <= o.ret && !failed_cas_expects(it->second)) {
         use(it->second);
         spare_cases_.erase(it);
         return true;
       }
     for (auto it = spare_writes_.upper_bound({o.ret, kNone}); it != spare_writes_.begin();) {
       --it;
-      if (failed_expected_.contains(op(it->second).data.value)) continue;
+      if (failed_cas_expects(it->second)) continue;
       use(it->second);
       spare_writes_.erase(it);
       return true;
@@ -596,10 +633,10 @@ class RegisterDecision : public detail::HistoryDecision {
       else if (d.kind == OpKind::Cas && !d.pending && d.result == 0) named = d.expected;
       else if (d.kind == OpKind::Write || d.kind == OpKind::Cas) named = d.value;
       else continue;
-      const auto found = index_.find(named);
-      if (found == index_.end()) continue;
+      const uint32_t found = value_named(named);
+      if (found == kNone) continue;
       size_t walked = 0;
-      for (uint32_t v = found->second; v != kNone && values_[v].writer != kNone && walked++ < longest; v = values_[v].from) {
+      for (uint32_t v = found; v != kNone && values_[v].writer != kNone && walked++ < longest; v = values_[v].from) {
         const uint32_t w = values_[v].writer;
         if (w != i) out.push_back(w);
         if (op(w).pending() && std::find(ops.begin(), ops.end(), values_[v].observer) == ops.end()) ops.push_back(values_[v].observer);
@@ -627,12 +664,17 @@ class RegisterDecision : public detail::HistoryDecision {
 
   size_t polled_ = 0;
   std::vector<Value> values_;
-  absl::flat_hash_map<int64_t, uint32_t> index_;
+  detail::DenseValues met_;
+  std::vector<uint32_t> slot_;  // by met_'s index: the value's index, or kNone
+  struct Write {
+    uint32_t op, value, from;  // tickets until numbered, then value indices
+  };
+  std::vector<Write> writes_;             // writes and CASes that may have taken effect
+  std::vector<uint32_t> failed_expects_;  // by failed CAS: the value it expected
   std::vector<uint32_t> reads_, read_of_, sorted_reads_;
   std::vector<uint32_t> failed_, pending_writers_;
   std::set<std::pair<uint64_t, uint32_t>> spare_writes_;  // (invocation, operation)
   std::multimap<uint32_t, uint32_t> spare_cases_;         // value replaced -> pending CAS
-  absl::flat_hash_set<int64_t> failed_expected_;
   std::vector<Chain> chains_;
   std::vector<uint32_t> chain_values_, stretches_, at_one_moment_, at_one_moment_by_b_;
   detail::StretchCover cover_;  // the stretches, for free moments

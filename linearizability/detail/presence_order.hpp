@@ -23,6 +23,7 @@
 #include <string>
 #include <vector>
 
+#include "linearizability/detail/radix_order.hpp"
 #include "linearizability/distinct_value_check.hpp"
 
 namespace warpcheck::detail {
@@ -70,19 +71,19 @@ class PresenceOrder {
     if (named)
       for (uint32_t i : by_call_)
         if (role(i) == Presence::Up) writer_of_[op(i).data.value] = i;
-    std::sort(by_call_.begin(), by_call_.end(), [&](uint32_t a, uint32_t b) { return op(a).call < op(b).call; });
-    std::sort(by_ret_.begin(), by_ret_.end(), [&](uint32_t a, uint32_t b) { return op(a).ret < op(b).ret; });
+    // The times kept in sorted order: the sweep reads them in sequence.
+    radix_order_by(by_call_, [&](uint32_t i) { return op(i).call; }, &calls_);
+    radix_order_by(by_ret_, [&](uint32_t i) { return op(i).ret; }, &rets_);
     size_t c = 0, r = 0;
     while (c < by_call_.size() || r < by_ret_.size()) {
       poll_every(c + r);
-      const uint64_t t = std::min(c < by_call_.size() ? op(by_call_[c]).call : kPendingTime,
-                                  r < by_ret_.size() ? op(by_ret_[r]).ret : kPendingTime);
-      for (; c < by_call_.size() && op(by_call_[c]).call == t; ++c) release(by_call_[c]);
+      const uint64_t t = std::min(c < by_call_.size() ? calls_[c] : kPendingTime, r < by_ret_.size() ? rets_[r] : kPendingTime);
+      for (; c < by_call_.size() && calls_[c] == t; ++c) release(by_call_[c]);
       forced_ups_.clear();
       forced_downs_.clear();
       forced_blinds_.clear();
       bool forced_other = false;  // a read (or blind write) waiting for the state it is not
-      for (; r < by_ret_.size() && op(by_ret_[r]).ret == t; ++r) {
+      for (; r < by_ret_.size() && rets_[r] == t; ++r) {
         const uint32_t i = by_ret_[r];
         if (placed(i)) continue;
         switch (role(i)) {
@@ -263,6 +264,7 @@ class PresenceOrder {
   const History* h_ = nullptr;
   std::vector<uint32_t>* order_ = nullptr;
   std::vector<uint32_t> by_call_, by_ret_;
+  std::vector<uint64_t> calls_, rets_;  // their times
   std::vector<uint8_t> placed_;  // by history index, reset key by key
   std::vector<size_t> slot_;     // a blind write's first position at present, or kNoSlot
   std::vector<uint64_t> slot_moment_;  // the moment it saw present there
