@@ -32,6 +32,10 @@ std::string_view verdict_name(Verdict v) {
 
 int verdict_exit_code(Verdict v) { return v == Verdict::Linearizable ? 0 : v == Verdict::Violation ? 1 : 2; }
 
+int check_exit_code(const History& h, Verdict v) {
+  return h.meta.failure && v != Verdict::Violation ? kExitRunFailed : verdict_exit_code(v);
+}
+
 namespace {
 
 using detail::Budget;

@@ -27,6 +27,11 @@ enum class Verdict { Linearizable, Violation, Unknown };
 std::string_view verdict_name(Verdict v);
 int verdict_exit_code(Verdict v);  // 0, 1, 2
 
+// A history whose run failed (its failure record, failure_record.hpp) is
+// not a linearizable one: exit 4, unless the check itself refutes it (1).
+inline constexpr int kExitRunFailed = 4;
+int check_exit_code(const History& h, Verdict v);
+
 // auto: replay linearization-point hints when every completed operation has
 // one, and search when they are absent or do not explain the history.
 enum class Algorithm { Auto, Search, HintReplay };

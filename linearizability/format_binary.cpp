@@ -16,6 +16,7 @@ constexpr uint32_t kVersion = 1;
 constexpr uint32_t kRecordSize = 96;
 constexpr uint32_t kFlagIncomplete = 1;
 constexpr uint32_t kFlagStringValues = 2;  // a string table follows the configuration
+constexpr uint32_t kFlagFailure = 4;       // a failure record follows (failure_record.hpp)
 constexpr uint8_t kOpPending = 1, kOpHasHint = 2;
 
 // Word-at-a-time checksum: fast on 100 MB histories, and any flipped bit or
@@ -93,7 +94,8 @@ void write_binary(const History& h, std::ostream& out) {
   w.put(h.meta.seed);
   w.put(uint64_t(h.ops.size()));
   w.put(uint64_t(h.key_pool.size()));
-  w.put(uint32_t((h.meta.incomplete ? kFlagIncomplete : 0) | (h.meta.string_values ? kFlagStringValues : 0)));
+  w.put(uint32_t((h.meta.incomplete ? kFlagIncomplete : 0) | (h.meta.string_values ? kFlagStringValues : 0) |
+                 (h.meta.failure ? kFlagFailure : 0)));
   w.put(uint32_t(h.model().name.size()));
   w.bytes(h.model().name);
   w.put(uint32_t(h.meta.config.size()));
@@ -104,6 +106,15 @@ void write_binary(const History& h, std::ostream& out) {
       w.put(uint32_t(str.size()));
       w.bytes(str);
     }
+  }
+  if (const std::optional<FailureRecord>& f = h.meta.failure) {
+    for (std::string_view text : {failure_oracle_name(f->oracle), std::string_view(f->message), std::string_view(f->details),
+                                  std::string_view(f->reproduce)}) {
+      w.put(uint32_t(text.size()));
+      w.bytes(text);
+    }
+    w.put(uint32_t(f->evidence.size()));
+    for (uint64_t id : f->evidence) w.put(id);
   }
   w.buffer().reserve(w.buffer().size() + h.ops.size() * kRecordSize + h.key_pool.size() * 8 + 8);
   for (const Operation& op : h.ops) {
@@ -142,7 +153,7 @@ History read_binary(std::string_view bytes, const std::string& source) {
   const uint64_t op_count = r.get<uint64_t>();
   const uint64_t pool_count = r.get<uint64_t>();
   const uint32_t flags = r.get<uint32_t>();
-  if (flags & ~(kFlagIncomplete | kFlagStringValues)) r.fail("unknown header flags");
+  if (flags & ~(kFlagIncomplete | kFlagStringValues | kFlagFailure)) r.fail("unknown header flags");
   h.meta.incomplete = flags & kFlagIncomplete;
   h.meta.string_values = flags & kFlagStringValues;
   std::string model(r.bytes(r.get<uint32_t>(), "the model name"));
@@ -155,6 +166,21 @@ History read_binary(std::string_view bytes, const std::string& source) {
     if (count > r.left() / 4) r.fail("truncated: header promises " + std::to_string(count) + " strings");
     h.strings.resize(count);
     for (std::string& str : h.strings) str = std::string(r.bytes(r.get<uint32_t>(), "a string value"));
+  }
+  if (flags & kFlagFailure) {
+    FailureRecord f;
+    const std::string oracle(r.bytes(r.get<uint32_t>(), "the failure's oracle"));
+    const std::optional<FailureOracle> known = parse_failure_oracle(oracle);
+    if (!known) r.fail("unknown failure oracle " + detail::quoted(oracle));
+    f.oracle = *known;
+    f.message = std::string(r.bytes(r.get<uint32_t>(), "the failure's message"));
+    f.details = std::string(r.bytes(r.get<uint32_t>(), "the failure's details"));
+    f.reproduce = std::string(r.bytes(r.get<uint32_t>(), "the failure's reproduce line"));
+    const uint32_t count = r.get<uint32_t>();
+    if (count > r.left() / 8) r.fail("truncated: the failure record promises " + std::to_string(count) + " operations");
+    f.evidence.resize(count);
+    for (uint64_t& id : f.evidence) id = r.get<uint64_t>();
+    h.meta.failure = std::move(f);
   }
   // Sizes are checked by division first: a corrupt count must not overflow.
   if (op_count > r.left() / kRecordSize) r.fail("truncated: header promises " + std::to_string(op_count) + " operations");
@@ -204,6 +230,7 @@ History read_binary(std::string_view bytes, const std::string& source) {
     throw InputError(source + ": record " + std::to_string(*dup) + ": duplicate operation id " + std::to_string(h.ops[*dup].id));
   if (auto err = key_pool_error(h)) throw InputError(source + ": " + *err);
   if (auto err = string_table_error(h)) throw InputError(source + ": " + *err);
+  if (auto err = failure_error(h)) throw InputError(source + ": " + *err);
   return h;
 }
 

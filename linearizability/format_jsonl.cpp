@@ -173,6 +173,33 @@ bool is_header(std::string_view line) {
   }
 }
 
+// {"oracle":"deadlock","message":"...","details":"...","evidence":[3,4],"reproduce":"..."}
+FailureRecord parse_failure(JsonCursor& c) {
+  FailureRecord f;
+  bool oracle_named = false;
+  c.parse_object([&](const std::string& name) {
+    if (name == "oracle") {
+      const std::string oracle = c.parse_string();
+      const std::optional<FailureOracle> known = parse_failure_oracle(oracle);
+      if (!known) c.fail("unknown failure oracle " + detail::quoted(oracle));
+      f.oracle = *known;
+      oracle_named = true;
+    } else if (name == "message") {
+      f.message = c.parse_string();
+    } else if (name == "details") {
+      f.details = c.parse_string();
+    } else if (name == "reproduce") {
+      f.reproduce = c.parse_string();
+    } else if (name == "evidence") {
+      c.parse_array([&] { f.evidence.push_back(c.parse_u64()); });
+    } else {
+      c.fail("unknown failure record field " + detail::quoted(name));
+    }
+  });
+  if (!oracle_named) c.fail("the failure record names no oracle");
+  return f;
+}
+
 void parse_header(JsonCursor& c, History& h, bool& model_named) {
   c.parse_object([&](const std::string& name) {
     if (name == "model") {
@@ -188,6 +215,8 @@ void parse_header(JsonCursor& c, History& h, bool& model_named) {
     } else if (name == "config") {
       if (c.peek() != '{') c.fail("\"config\" must be an object");
       h.meta.config = std::string(c.skip_value());
+    } else if (name == "failure") {
+      h.meta.failure = parse_failure(c);
     } else {
       c.fail("unknown header field " + detail::quoted(name));
     }
@@ -242,6 +271,7 @@ History read_jsonl(std::string_view text, const std::string& source, std::option
   if (auto dup = first_duplicate_id(h.ops))
     throw InputError(source + ":" + std::to_string(line_of[*dup]) + ": duplicate operation id " + std::to_string(h.ops[*dup].id));
   if (auto err = string_table_error(h)) throw InputError(source + ": " + *err);
+  if (auto err = failure_error(h)) throw InputError(source + ": " + *err);
   return h;
 }
 
@@ -295,6 +325,25 @@ void write_jsonl(const History& h, std::ostream& out) {
   if (h.meta.seed) w.field_u64("seed", h.meta.seed);
   if (!h.meta.config.empty()) { w.key("config"); w.raw(h.meta.config); }
   if (h.meta.incomplete) { w.key("incomplete"); w.raw("true"); }
+  if (const std::optional<FailureRecord>& f = h.meta.failure) {
+    w.key("failure");
+    w.raw("{\"oracle\":");
+    w.string(failure_oracle_name(f->oracle));
+    w.key("message");
+    w.string(f->message);
+    if (!f->details.empty()) { w.key("details"); w.string(f->details); }
+    if (!f->evidence.empty()) {
+      w.key("evidence");
+      w.raw("[");
+      for (size_t i = 0; i < f->evidence.size(); ++i) {
+        if (i) w.raw(",");
+        w.u64(f->evidence[i]);
+      }
+      w.raw("]");
+    }
+    if (!f->reproduce.empty()) { w.key("reproduce"); w.string(f->reproduce); }
+    w.raw("}");
+  }
   w.raw("}\n");
   for (const Operation& op : h.ops) {
     const OpData& d = op.data;

@@ -196,6 +196,14 @@ History restrict_history(const History& h, std::span<const uint32_t> ops) {
   return sub;
 }
 
+std::optional<std::string> failure_error(const History& h) {
+  if (!h.meta.failure) return std::nullopt;
+  std::vector<uint64_t> ids(h.ops.size());
+  for (size_t i = 0; i < h.ops.size(); ++i) ids[i] = h.ops[i].id;
+  std::sort(ids.begin(), ids.end());
+  return failure_record_error(*h.meta.failure, ids);
+}
+
 std::optional<size_t> first_duplicate_id(const std::vector<Operation>& ops) {
   std::unordered_set<uint64_t> seen;
   seen.reserve(ops.size() * 2);

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "linearizability/failure_record.hpp"
 #include "models/registry.hpp"
 
 namespace warpcheck {
@@ -39,6 +40,9 @@ struct HistoryMeta {
   // Values (written, expected, read) are strings: indices into
   // History::strings (models/detail/value_strings.hpp).
   bool string_values = false;
+  // What failed in the run that recorded it (an oracle other than the
+  // checker, or the checker itself), when the run failed.
+  std::optional<FailureRecord> failure;
 };
 
 struct History {
@@ -96,6 +100,9 @@ History restrict_history(const History& h, std::span<const uint32_t> ops);
 
 // Index of the first operation whose id repeats an earlier one, if any.
 std::optional<size_t> first_duplicate_id(const std::vector<Operation>& ops);
+
+// Why the history's failure record cannot be a run's (failure_record.hpp), or nullopt.
+std::optional<std::string> failure_error(const History& h);
 
 // One-line description of an operation: "insert(17) -> true".
 std::string describe_operation(const History& h, const Operation& op);

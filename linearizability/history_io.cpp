@@ -161,6 +161,7 @@ void validate_history(const History& h, const std::string& source) {
     throw InputError(source + ": operation " + std::to_string(*dup) + ": duplicate operation id " + std::to_string(h.ops[*dup].id));
   if (auto err = key_pool_error(h)) throw InputError(source + ": " + *err);
   if (auto err = string_table_error(h)) throw InputError(source + ": " + *err);
+  if (auto err = failure_error(h)) throw InputError(source + ": " + *err);
 }
 
 }  // namespace warpcheck

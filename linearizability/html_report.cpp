@@ -3,6 +3,7 @@
 #include "linearizability/json_string.hpp"
 #include "models/detail/value_strings.hpp"
 
+#include <algorithm>
 #include <map>
 #include <sstream>
 
@@ -51,7 +52,10 @@ std::vector<std::pair<std::string, std::string>> states(const History& h, const 
 
 class PartWriter {
  public:
-  PartWriter(const History& h, std::ostringstream& out, size_t max_steps) : h_(h), out_(out), max_steps_(max_steps) {}
+  // Times are written relative to `origin` (the history's first stamp): a
+  // GPU clock's stamps pass 2^53, past which JavaScript numbers round.
+  PartWriter(const History& h, std::ostringstream& out, size_t max_steps, uint64_t origin)
+      : h_(h), out_(out), max_steps_(max_steps), origin_(origin) {}
 
   // ops: history indices shown; order: the part's linearization (may be empty).
   void write(const std::string& title, const std::vector<uint32_t>& ops, const std::vector<uint32_t>& order,
@@ -65,7 +69,7 @@ class PartWriter {
       const Operation& op = h_.ops[ops[k]];
       auto it = position.find(ops[k]);
       out_ << (k ? "," : "") << "{\"id\":" << op.id << ",\"team\":" << op.team << ",\"lane\":" << op.lane
-           << ",\"call\":" << op.call << ",\"ret\":" << (op.pending() ? std::string("null") : std::to_string(op.ret))
+           << ",\"call\":" << op.call - origin_ << ",\"ret\":" << (op.pending() ? std::string("null") : std::to_string(op.ret - origin_))
            << ",\"desc\":" << js_string(describe_operation(h_, op));
       if (it != position.end()) out_ << ",\"pos\":" << it->second;
       if (it != position.end() && it->second < along.size())
@@ -89,6 +93,7 @@ class PartWriter {
   const History& h_;
   std::ostringstream& out_;
   size_t max_steps_;
+  uint64_t origin_;
   bool first_ = true;
 };
 
@@ -98,7 +103,10 @@ constexpr const char* kPage = R"PAGE(<!DOCTYPE html>
 <style>
 body{font:13px system-ui,sans-serif;margin:16px;color:#222}
 h1{font-size:18px;margin:0 0 4px} .meta{color:#555;margin-bottom:12px}
-.LINEARIZABLE{color:#17803d}.VIOLATION{color:#b3261e}.UNKNOWN{color:#8a6d00}
+.LINEARIZABLE{color:#17803d}.VIOLATION,.FAILED{color:#b3261e}.UNKNOWN{color:#8a6d00}
+#failure{border:2px solid #b3261e;background:#fdf0ef;padding:8px;margin:0 404px 12px 0;white-space:pre-wrap;font:12px monospace}
+#parts{margin-right:404px}
+.op.ev{outline:2px solid #b3261e;z-index:2}
 .part{margin:14px 0;border-top:1px solid #ddd;padding-top:6px}
 .lane{position:relative;height:16px;margin:1px 0;background:#fafafa}
 .team{font-size:11px;color:#777;margin-top:4px}
@@ -110,7 +118,7 @@ h1{font-size:18px;margin:0 0 4px} .meta{color:#555;margin-bottom:12px}
  padding:8px;box-shadow:0 2px 8px rgba(0,0,0,.15);font:12px monospace;white-space:pre-wrap}
 </style></head><body>
 <h1>warpcheck: <span id="verdict"></span></h1><div class="meta" id="meta"></div>
-<div id="parts"></div><div id="info">hover an operation</div>
+<div id="failure" hidden></div><div id="parts"></div><div id="info">hover an operation</div>
 <div id="status" data-rendered="0" data-errors="0" data-ms="0" data-load-ms="0"></div>
 <script>
 var DATA = @DATA@;
@@ -118,10 +126,21 @@ var errors = 0;
 window.onerror = function () { errors++; document.getElementById('status').dataset.errors = errors; };
 (function () {
   var t0 = performance.now();
-  document.getElementById('verdict').textContent = DATA.verdict;
-  document.getElementById('verdict').className = DATA.verdict;
-  document.getElementById('meta').textContent = 'model ' + DATA.model + ' | ' + DATA.algorithm +
-      (DATA.reason ? ' | ' + DATA.reason : '') + ' | ' + DATA.shown + ' of ' + DATA.total + ' operations shown';
+  // A run that failed says so first: the checker's verdict is only about its history.
+  var f = DATA.failure, evidence = {};
+  document.getElementById('verdict').textContent = f ? 'RUN FAILED (' + f.oracle + ')' : DATA.verdict;
+  document.getElementById('verdict').className = f ? 'FAILED' : DATA.verdict;
+  document.getElementById('meta').textContent = 'model ' + DATA.model + ' | ' + (f ? 'the checker on the history: ' + DATA.verdict + ' | ' : '') +
+      DATA.algorithm + (DATA.reason ? ' | ' + DATA.reason : '') + ' | ' + DATA.shown + ' of ' + DATA.total +
+      ' operations shown | times from stamp ' + DATA.origin;
+  if (f) {
+    var box = document.getElementById('failure');
+    box.hidden = false;
+    box.textContent = f.oracle + ': ' + f.message + (f.details ? '\n' + f.details : '') +
+        (f.evidence.length ? '\noperations it names (outlined in red): ' + f.evidence.join(' ') : '') +
+        (f.reproduce ? '\nreproduce: ' + f.reproduce : '');
+    f.evidence.forEach(function (id) { evidence[id] = true; });
+  }
   var info = document.getElementById('info'), rendered = 0, byId = {};
   function show(op, el) {
     var all = document.querySelectorAll('.hl,.me');
@@ -170,7 +189,8 @@ window.onerror = function () { errors++; document.getElementById('status').datas
         }
         lanes[l].end = end;
         var el = document.createElement('div');
-        el.className = 'op' + (o.pos !== undefined ? ' lin' : '') + (o.partial ? ' cx' : '') + (o.ret === null ? ' pending' : '');
+        el.className = 'op' + (o.pos !== undefined ? ' lin' : '') + (o.partial ? ' cx' : '') + (o.ret === null ? ' pending' : '') +
+                       (evidence[o.id] ? ' ev' : '');
         el.style.left = (100 * (o.call - lo) / span) + '%';
         el.style.width = 'max(3px,' + (100 * (end - o.call) / span) + '%)';
         el.textContent = (o.pos !== undefined ? (o.pos + 1) + ': ' : '') + o.desc;
@@ -200,14 +220,26 @@ window.onerror = function () { errors++; document.getElementById('status').datas
 
 void write_html_report(const History& h, const CheckResult& r, std::ostream& out, const HtmlReportOptions& opt) {
   std::ostringstream data;
-  PartWriter parts(h, data, opt.max_ops);
+  uint64_t origin = UINT64_MAX;
+  for (const Operation& op : h.ops) origin = std::min(origin, op.call);
+  if (r.counterexample)
+    for (const Operation& op : r.counterexample->history.ops) origin = std::min(origin, op.call);
+  if (origin == UINT64_MAX) origin = 0;
+  PartWriter parts(h, data, opt.max_ops, origin);
   size_t shown = 0;
   data << "{\"model\":" << js_string(h.model().name) << ",\"verdict\":" << js_string(verdict_name(r.verdict))
        << ",\"algorithm\":" << js_string(r.algorithm) << ",\"reason\":" << js_string(r.reason)
-       << ",\"total\":" << h.ops.size() << ",\"parts\":[";
+       << ",\"total\":" << h.ops.size() << ",\"origin\":" << js_string(std::to_string(origin));
+  if (const std::optional<FailureRecord>& f = h.meta.failure) {
+    data << ",\"failure\":{\"oracle\":" << js_string(failure_oracle_name(f->oracle)) << ",\"message\":" << js_string(f->message)
+         << ",\"details\":" << js_string(f->details) << ",\"reproduce\":" << js_string(f->reproduce) << ",\"evidence\":[";
+    for (size_t i = 0; i < f->evidence.size(); ++i) data << (i ? "," : "") << f->evidence[i];
+    data << "]}";
+  }
+  data << ",\"parts\":[";
   if (r.counterexample) {
     const Counterexample& cx = *r.counterexample;
-    PartWriter cx_parts(cx.history, data, opt.max_ops);
+    PartWriter cx_parts(cx.history, data, opt.max_ops, origin);
     std::vector<uint32_t> all(cx.history.ops.size());
     for (uint32_t i = 0; i < all.size(); ++i) all[i] = i;
     std::string title = "counterexample";

@@ -2,7 +2,9 @@
 
 #include "linearizability/json_string.hpp"
 
+#include <algorithm>
 #include <cstdio>
+#include <string_view>
 
 namespace warpcheck {
 
@@ -74,9 +76,30 @@ void write_counterexample_json(const Counterexample& cx, std::ostream& out) {
 
 }  // namespace
 
+void write_failure_record(const FailureRecord& f, std::ostream& out) {
+  out << "RUN FAILED: " << failure_oracle_name(f.oracle) << ": " << f.message << "\n";
+  size_t at = 0;
+  while (at < f.details.size()) {  // each line of the details indented under it
+    const size_t end = std::min(f.details.find('\n', at), f.details.size());
+    out << "  " << std::string_view(f.details).substr(at, end - at) << "\n";
+    at = end + 1;
+  }
+  if (!f.evidence.empty()) {
+    out << "  operations it names:";
+    for (uint64_t id : f.evidence) out << " " << id;
+    out << "\n";
+  }
+  if (!f.reproduce.empty()) out << "  reproduce: " << f.reproduce << "\n";
+}
+
 void write_text_report(const History& h, const CheckResult& r, std::ostream& out, const ReportOptions& opt) {
   char timing[64];
   std::snprintf(timing, sizeof timing, "%.3f s", r.seconds);
+  // A failed run says so first: the verdict below is only the history's.
+  if (h.meta.failure) {
+    write_failure_record(*h.meta.failure, out);
+    out << "the checker on the history: ";
+  }
   out << verdict_name(r.verdict) << ": model " << h.model().name << ", " << r.operations << " operations, " << r.partitions
       << (r.partitions == 1 ? " part" : " parts") << ", " << r.steps << " model steps, " << timing << "\n";
   out << "checker: " << r.algorithm << "\n";
@@ -115,7 +138,13 @@ void write_json_report(const History& h, const CheckResult& r, std::ostream& out
   out << "{\"verdict\":\"" << verdict_name(r.verdict) << "\",\"model\":\"" << h.model().name << "\",\"algorithm\":"
       << json_string(r.algorithm) << ",\"operations\":" << r.operations << ",\"parts\":" << r.partitions
       << ",\"parts_linearizable\":" << r.partitions_linearizable << ",\"steps\":" << r.steps << ",\"seconds\":" << r.seconds
-      << ",\"seed\":" << h.meta.seed;
+      << ",\"seed\":" << h.meta.seed << ",\"outcome\":\"" << (h.meta.failure ? "RUN FAILED" : verdict_name(r.verdict)) << "\"";
+  if (const std::optional<FailureRecord>& f = h.meta.failure) {
+    out << ",\"run_failed\":{\"oracle\":" << json_string(failure_oracle_name(f->oracle)) << ",\"message\":" << json_string(f->message)
+        << ",\"details\":" << json_string(f->details) << ",\"reproduce\":" << json_string(f->reproduce) << ",\"evidence\":[";
+    for (size_t i = 0; i < f->evidence.size(); ++i) out << (i ? "," : "") << f->evidence[i];
+    out << "]}";
+  }
   if (!r.reason.empty()) out << ",\"reason\":" << json_string(r.reason);
   if (r.recorded_part) out << ",\"recorded_part\":\"" << verdict_name(*r.recorded_part) << "\"";
   if (r.hint_replay) {

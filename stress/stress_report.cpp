@@ -1,5 +1,6 @@
 #include "stress/stress_report.hpp"
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 
@@ -44,6 +45,58 @@ std::string describe_failure(const SeedRun& run, const CheckResult& check) {
          (check.hint_replay ? check.hint_replay->detail : std::string());
 }
 
+namespace {
+
+FailureOracle first_oracle(const SeedRun& run, const CheckResult& check) {
+  if (run.fault) switch (run.fault_kind) {
+      case FaultKind::Shadow: return FailureOracle::Shadow;
+      case FaultKind::SpinBound: return FailureOracle::Deadlock;
+      case FaultKind::StructureCheck: return FailureOracle::StructureCheck;
+      case FaultKind::Zombie: return FailureOracle::Zombie;
+      case FaultKind::Other: return FailureOracle::Fault;
+    }
+  if (!run.invariant_violations.empty()) return FailureOracle::Invariants;
+  if (check.verdict == Verdict::Violation) return FailureOracle::Checker;
+  return FailureOracle::Points;
+}
+
+// Control bytes (a message's stray newline) as spaces: records hold plain text.
+std::string plain(std::string s, bool lines) {
+  for (char& c : s)
+    if ((static_cast<unsigned char>(c) < 0x20 && !(lines && (c == '\n' || c == '\t'))) || c == 0x7f) c = ' ';
+  return s;
+}
+
+}  // namespace
+
+FailureRecord failure_record(const SeedRun& run, const CheckResult& check, std::string reproduce) {
+  FailureRecord f;
+  f.oracle = first_oracle(run, check);
+  f.message = plain(describe_failure(run, check), false);
+  std::string details = run.fault_details;
+  for (size_t i = run.fault ? 0 : 1; i < run.invariant_violations.size(); ++i)
+    details += (details.empty() || details.back() == '\n' ? "" : "\n") + std::string("invariant broken: ") + run.invariant_violations[i];
+  if (check.verdict == Verdict::Violation && f.oracle != FailureOracle::Checker)
+    details += (details.empty() || details.back() == '\n' ? "" : "\n") + std::string("and the checker: VIOLATION: ") + check.reason;
+  while (!details.empty() && details.back() == '\n') details.pop_back();
+  f.details = plain(std::move(details), true);
+  if (check.counterexample) {  // its operations, as far as they are the run's own
+    std::vector<uint64_t> ids;
+    for (const Operation& op : run.history.ops) ids.push_back(op.id);
+    std::sort(ids.begin(), ids.end());
+    for (const Operation& op : check.counterexample->history.ops)
+      if (std::binary_search(ids.begin(), ids.end(), op.id)) f.evidence.push_back(op.id);
+  }
+  f.reproduce = plain(std::move(reproduce), false);
+  return f;
+}
+
+History with_failure_record(const SeedRun& run, const CheckResult& check, std::string reproduce) {
+  History h = run.history;
+  h.meta.failure = failure_record(run, check, std::move(reproduce));
+  return h;
+}
+
 int report_failures(const StressSummary& sum, const SeedFailure* shrunk, const FailureFiles& files, std::ostream& out) {
   if (sum.first_unexplained && (!sum.first_failure || sum.first_failure->seed != sum.first_unexplained->seed)) {
     const SeedFailure& u = *sum.first_unexplained;
@@ -57,28 +110,40 @@ int report_failures(const StressSummary& sum, const SeedFailure* shrunk, const F
   if (!f.run.fault_details.empty()) out << f.run.fault_details;
   for (size_t i = 1; i < f.run.invariant_violations.size(); ++i) out << "  also: " << f.run.invariant_violations[i] << "\n";
   if (f.check.verdict == Verdict::Violation) write_text_report(f.run.history, f.check, out);
-  std::string replay;
-  if (!files.out_dir.empty()) {
-    const std::string& dir = files.out_dir;
-    std::filesystem::create_directories(dir);
-    save_history(f.run.history, dir + "/history.bin", HistoryFormat::Binary);
-    std::ofstream page(dir + "/report.html");
-    write_html_report(f.run.history, f.check, page);
-    out << "wrote " << dir << "/history.bin, " << dir << "/report.html";
-    if (files.workload) {
-      std::ofstream(dir + "/workload.txt") << format_workload(*files.workload);
-      out << ", " << dir << "/workload.txt";
-      replay += " --workload @" + dir + "/workload.txt";
-    }
-    if (!f.run.schedule.empty()) {
-      std::ofstream(dir + "/schedule.txt") << f.run.schedule << "\n";
-      out << ", " << dir << "/schedule.txt";
-      replay += " --schedule @" + dir + "/schedule.txt";
-    }
-    out << "\n";
+  const std::string by_seed = "warpcheck repro " + std::to_string(f.seed) + " " + files.reproduce_flags;
+  if (files.out_dir.empty()) {
+    // Without files, a workload that is not the seed's own must come from where it is kept.
+    if (!files.workload) out << "reproduce: " << by_seed << "\n";
+    else if (!files.history_path.empty()) out << "reproduce: warpcheck repro " << files.history_path << "\n";
+    else if (!files.workload_flag.empty()) out << "reproduce: " << by_seed << " " << files.workload_flag << "\n";
+    else if (shrunk)
+      out << "reproduce the run before shrinking: warpcheck repro " << sum.first_failure->seed << " " << files.reproduce_flags
+          << "\n  (--out DIR keeps the shrunk workload)\n";
+    return 1;
   }
-  out << "reproduce: warpcheck repro " << f.seed << " " << files.reproduce_flags << replay << "\n";
-  if (!files.out_dir.empty()) out << "reproduce from the history alone: warpcheck repro " << files.out_dir << "/history.bin\n";
+  const std::string& dir = files.out_dir;
+  std::filesystem::create_directories(dir);
+  std::string replay;
+  std::vector<std::string> written = {dir + "/history.bin", dir + "/report.html"};
+  if (files.workload) {
+    std::ofstream(dir + "/workload.txt") << format_workload(*files.workload);
+    written.push_back(dir + "/workload.txt");
+    replay += " --workload @" + dir + "/workload.txt";
+  }
+  if (!f.run.schedule.empty()) {
+    std::ofstream(dir + "/schedule.txt") << f.run.schedule << "\n";
+    written.push_back(dir + "/schedule.txt");
+    replay += " --schedule @" + dir + "/schedule.txt";
+  }
+  // The history carries its failure, and the command that runs it again from the history alone.
+  const History kept = with_failure_record(f.run, f.check, "warpcheck repro " + dir + "/history.bin");
+  save_history(kept, dir + "/history.bin", HistoryFormat::Binary);
+  std::ofstream page(dir + "/report.html");
+  write_html_report(kept, f.check, page);
+  out << "wrote";
+  for (size_t i = 0; i < written.size(); ++i) out << (i ? ", " : " ") << written[i];
+  out << "\nreproduce: " << by_seed << replay << "\n"
+      << "reproduce from the history alone: warpcheck repro " << dir << "/history.bin\n";
   return 1;
 }
 

@@ -17,10 +17,20 @@ void print_summary(const StressSummary& sum, Backend backend, bool judge_points,
 // invariant, the violation's reason, or the points that did not explain it.
 std::string describe_failure(const SeedRun& run, const CheckResult& check);
 
+// The record a failing run's history keeps (failure_record.hpp): the
+// oracle that fired first (a fault, a broken invariant, the checker, the
+// points, in describe_failure's order), what it saw, and `reproduce`.
+FailureRecord failure_record(const SeedRun& run, const CheckResult& check, std::string reproduce);
+
+// The history of a failing run with its failure record in it.
+History with_failure_record(const SeedRun& run, const CheckResult& check, std::string reproduce);
+
 struct FailureFiles {
   std::string out_dir;           // empty: write no files
   const Ops* workload = nullptr; // the failing workload, when it is not the seed's own
   std::string reproduce_flags;   // "--structure X --option value ..."
+  std::string history_path;      // the run replays this history (warpcheck repro FILE)
+  std::string workload_flag;     // "--workload @FILE" as the user gave it, or empty
 };
 
 // Prints the first failure (the shrunk one when given) and the first run

@@ -246,10 +246,13 @@ StressRequest request_from_configuration(const Registry& reg, const std::string&
 StressRequest request_from_history(const Registry& reg, const std::string& path,
                                    const std::map<std::string, std::string>& session_values,
                                    const std::set<std::string>& session_flags) {
-  const History h = load_history(path);
+  History h = load_history(path);
   if (h.meta.config.empty()) throw std::invalid_argument(path + ": the history holds no run configuration (not a stress run's)");
   StressRequest r = request_from_configuration(reg, h.meta.config, path, session_values, session_flags);
   r.repro_seed = h.meta.seed;
+  // The rerun records what ran; what failed is the record's, compared apart.
+  r.recorded_failure = std::move(h.meta.failure);
+  h.meta.failure.reset();
   r.original = encode_binary(h);
   r.history_path = path;
   return r;
@@ -310,8 +313,10 @@ std::function<void(uint64_t, const SeedRun&, const CheckResult&, bool)> run_keep
     if (!kept) return;
     std::filesystem::create_directories(dir);
     const std::string verdict = failed && check.verdict != Verdict::Violation ? "FAILED" : std::string(verdict_name(check.verdict));
-    save_history(run.history, (std::filesystem::path(dir) / ("seed-" + std::to_string(seed) + "-" + verdict + ".bin")).string(),
-                 HistoryFormat::Binary);
+    const std::string path = (std::filesystem::path(dir) / ("seed-" + std::to_string(seed) + "-" + verdict + ".bin")).string();
+    // A failing run's history says what failed (warpcheck check exits 4 on it, not 0).
+    if (failed) save_history(with_failure_record(run, check, "warpcheck repro " + path), path, HistoryFormat::Binary);
+    else save_history(run.history, path, HistoryFormat::Binary);
   };
 }
 
@@ -348,6 +353,8 @@ int run_stress_request(const StressRequest& req, std::ostream& out, std::ostream
 
   out << (repro ? "repro: seed " + std::to_string(*req.repro_seed) + ", " : std::string("stress: ")) << st.spec.name << ", "
       << describe_target(target) << "," << o.run_flags() << "\n";
+  if (req.recorded_failure)
+    out << "the history records: RUN FAILED: " << failure_oracle_name(req.recorded_failure->oracle) << ": " << req.recorded_failure->message << "\n";
   StressSummary sum = run_stress(configured, loop);
   if (!judge_points) sum.first_unexplained.reset();  // points that are not judged are not reported either
   print_summary(sum, backend, judge_points, out);
@@ -376,6 +383,13 @@ int run_stress_request(const StressRequest& req, std::ostream& out, std::ostream
                  : "NOT reproduced: the rerun's history differs from the recorded one\n");
     if (!same) return 1;
   }
+  if (req.recorded_failure && sum.first_failure) {
+    const FailureOracle again = failure_record(sum.first_failure->run, sum.first_failure->check, "").oracle;
+    out << (again == req.recorded_failure->oracle ? "the same failure as recorded: " : "a DIFFERENT failure from the recorded one (")
+        << failure_oracle_name(again)
+        << (again == req.recorded_failure->oracle ? "" : ", recorded: " + std::string(failure_oracle_name(req.recorded_failure->oracle)) + ")")
+        << "\n";
+  }
 
   std::optional<ShrunkFailure> shrunk;
   if (sum.first_failure && backend == Backend::Sim && !req.workload && req.schedule.empty() && !req.original &&
@@ -395,6 +409,8 @@ int run_stress_request(const StressRequest& req, std::ostream& out, std::ostream
   files.out_dir = o.has_value("out") ? o.text("out") : "";
   files.workload = shrunk ? &shrunk->ops : req.workload ? &*req.workload : nullptr;
   files.reproduce_flags = "--structure " + st.spec.name + o.run_flags();
+  files.history_path = req.history_path;
+  if (o.has_value("workload")) files.workload_flag = "--workload " + o.text("workload");
   return report_failures(sum, shrunk ? &shrunk->failure : nullptr, files, out);
 }
 

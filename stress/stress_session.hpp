@@ -30,6 +30,7 @@ struct StressRequest {
   std::string schedule;                // --schedule: a printed schedule to replay
   std::optional<std::string> original; // repro of a history file: its bytes, compared with the rerun's
   std::string history_path;            // repro of a history file: where it is
+  std::optional<FailureRecord> recorded_failure;  // repro of a history file: the failure it records
   // A guided simulator run's guide, when the caller holds the GPU run's
   // history (the recipe table); else --guide names its file.
   std::shared_ptr<const sim::Guide> guide;

@@ -9,13 +9,9 @@
 namespace warpcheck {
 
 std::string oracle_names(Oracles o) {
-  static constexpr std::pair<Oracle, const char*> kNames[] = {
-      {kOracleChecker, "checker"},     {kOracleInvariants, "invariants"},          {kOracleShadow, "shadow state"},
-      {kOracleDeadlock, "deadlock detector"}, {kOracleStructureCheck, "structure check"}, {kOraclePoints, "linearization points"},
-      {kOracleOther, "fault"}, {kOracleZombie, "zombie detector"}};
   std::string s;
-  for (auto [bit, name] : kNames)
-    if (o & bit) s += (s.empty() ? "" : ", ") + std::string(name);
+  for (FailureOracle f : kFailureOracles)
+    if (o & oracle_bit(f)) s += (s.empty() ? "" : ", ") + std::string(failure_oracle_name(f));
   return s.empty() ? "-" : s;
 }
 

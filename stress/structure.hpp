@@ -26,6 +26,7 @@
 #include <string>
 #include <vector>
 
+#include "linearizability/failure_record.hpp"
 #include "models/registry.hpp"
 #include "stress/gpu/recipe.hpp"
 #include "stress/options.hpp"
@@ -37,16 +38,18 @@ namespace warpcheck {
 
 using Ops = std::vector<core::workload_op>;
 
-// What can catch a failing run. A run can be caught by several at once.
+// What can catch a failing run, one bit an oracle (failure_record.hpp
+// names them). A run can be caught by several at once.
+constexpr uint32_t oracle_bit(FailureOracle o) { return uint32_t(1) << unsigned(o); }
 enum Oracle : uint32_t {
-  kOracleChecker = 1,         // the history is not linearizable
-  kOracleInvariants = 2,      // a quiescent invariant is broken
-  kOracleShadow = 4,          // the shadow state saw a forbidden access (use after free, ...)
-  kOracleDeadlock = 8,        // a spin bound was hit: deadlock or livelock
-  kOracleStructureCheck = 16, // the structure's own check failed (full, exhausted)
-  kOraclePoints = 32,         // the recorded linearization points do not explain the history
-  kOracleOther = 64,          // any other fault (a stuck collective, the step limit, ...)
-  kOracleZombie = 128,        // a decision rested on a chunk read after it became a zombie
+  kOracleChecker = oracle_bit(FailureOracle::Checker),
+  kOracleInvariants = oracle_bit(FailureOracle::Invariants),
+  kOracleShadow = oracle_bit(FailureOracle::Shadow),
+  kOracleDeadlock = oracle_bit(FailureOracle::Deadlock),
+  kOracleStructureCheck = oracle_bit(FailureOracle::StructureCheck),
+  kOraclePoints = oracle_bit(FailureOracle::Points),
+  kOracleOther = oracle_bit(FailureOracle::Fault),
+  kOracleZombie = oracle_bit(FailureOracle::Zombie),
 };
 using Oracles = uint32_t;
 std::string oracle_names(Oracles o);  // "checker, invariants"

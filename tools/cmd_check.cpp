@@ -78,7 +78,7 @@ int run_check(int argc, char** argv) {
     write_html_report(h, r, page);
     if (!page.flush()) throw InputError(*html + ": write error");
   }
-  return verdict_exit_code(r.verdict);
+  return check_exit_code(h, r.verdict);
 }
 
 }  // namespace warpcheck::cli

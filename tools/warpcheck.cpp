@@ -41,7 +41,8 @@ constexpr const char* kUsage =
     "  guided-bench --structure S [stress options] [--histories N] [--tries T] [--keep DIR]\n"
     "         guided against unguided simulator tries on failing runs relabeled as GPU histories (guided-bench --help)\n"
     "models: set, map, multimap, pq, register, cas-register, kv, queue, stack\n"
-    "exit codes: 0 linearizable, 1 violation, 2 unknown, 3 bad input or usage\n";
+    "exit codes: 0 linearizable, 1 violation, 2 unknown, 3 bad input or usage,\n"
+    "            4 (check) the history records that its run failed (a deadlock, an invariant, ...)\n";
 
 }  // namespace
 

@@ -31,7 +31,7 @@ repro=$(sed -n 's/^reproduce: warpcheck //p' "$dir/out")
 [ -n "$repro" ] || fail "no reproduce line"
 # shellcheck disable=SC2086
 expect 1 $repro --quiet --out "$dir/again"
-cmp -s "$dir/sim/history.bin" "$dir/again/history.bin" || fail "the reproduce line's history differs"
+same_run "$dir/sim/history.bin" "$dir/again/history.bin" || fail "the reproduce line's history differs"
 expect 1 repro "$dir/sim/history.bin" --quiet
 grep -q "reproduced bit for bit" "$dir/out" || { cat "$dir/out"; fail "the written history does not rerun bit for bit"; }
 

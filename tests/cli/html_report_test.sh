@@ -62,6 +62,20 @@ expect_in "the opened operation" "$dom" 1 'class="op cx me hl"[^>]*>insert\(7\)'
 expect_in "its partial linearization highlighted" "$dom" 2 'class="op cx[ a-z]* hl"'
 expect_in "its partial linearization listed" "$dom" 1 'longest partial linearization with it \(2\)'
 
+# A failed run's history: the headline is the failure (never the green
+# LINEARIZABLE its history alone gets), its record above the timeline, the
+# operation it names outlined; times exact, relative to the first stamp.
+"$warpcheck" check "$data/known/lin_set_run_failed_deadlock.jsonl" --html "$tmp/failed.html" >/dev/null
+check_page "a deadlocked run's history" "$tmp/failed.html" 4
+dom=$tmp/failed.html.dom
+expect_in "failure headline" "$dom" 1 '<span id="verdict" class="FAILED">RUN FAILED \(deadlock detector\)</span>'
+expect_in "no green verdict" "$dom" 0 'class="LINEARIZABLE"'
+expect_in "the record above the timeline" "$dom" 1 '<div id="failure">deadlock detector: spin bound: team 1 lane 0'
+expect_in "its wait-for cycle" "$dom" 1 'wait-for cycle: team 1 -&gt; team 1'
+expect_in "the operation it names outlined" "$dom" 1 'class="op[a-z ]* ev"'
+expect_in "the checker's verdict beside it" "$dom" 1 'the checker on the history: LINEARIZABLE'
+expect_in "times from the first stamp" "$dom" 1 'times from stamp 100'
+
 "$warpcheck" check "$data/known/lin_pq_overlapping_pops_one_order.jsonl" --html "$tmp/pq.html" >/dev/null
 check_page "priority queue witness" "$tmp/pq.html" 5
 # A linearizable history: every bar numbered by its step in the witness.

@@ -33,25 +33,40 @@ repro=$(sed -n 's/^reproduce: warpcheck //p' "$dir/out")
 [ -n "$repro" ] || fail "no reproduce line"
 # shellcheck disable=SC2086
 expect 1 $repro --quiet --out "$dir/g"
-cmp -s "$dir/f/history.bin" "$dir/g/history.bin" || fail "the reproduction's history differs"
-"$w" check "$dir/g/history.bin" >/dev/null
+same_run "$dir/f/history.bin" "$dir/g/history.bin" || fail "the reproduction's history differs"
+"$w" check "$dir/g/history.bin" > "$dir/check.txt"
 [ $? = 1 ] || fail "the reproduced history is not a violation"
+grep -q "^RUN FAILED: checker: VIOLATION" "$dir/check.txt" || { cat "$dir/check.txt"; fail "the history records no checker failure"; }
 
 # The history alone reproduces it, bit for bit (its header holds the configuration and the workload).
 expect 1 repro "$dir/f/history.bin" --quiet --out "$dir/j"
 grep -q "reproduced bit for bit" "$dir/out" || { cat "$dir/out"; fail "repro of the history file"; }
-cmp -s "$dir/f/history.bin" "$dir/j/history.bin" || fail "the history file's reproduction differs"
+grep -q "^the same failure as recorded: checker" "$dir/out" || { cat "$dir/out"; fail "repro does not compare the recorded failure"; }
+same_run "$dir/f/history.bin" "$dir/j/history.bin" || fail "the history file's reproduction differs"
+# Without --out, its reproduce line is the history (the shrunk workload lives there), and it fails the same way.
+expect 1 repro "$dir/f/history.bin" --quiet
+line=$(sed -n 's/^reproduce: warpcheck //p' "$dir/out")
+[ "$line" = "repro $dir/f/history.bin" ] || { cat "$dir/out"; fail "repro of a history prints \"$line\""; }
 expect 1 repro "$dir/f" --quiet
 expect 3 repro "$dir/f/history.bin" --structure heap
 grep -q "a history holds its structure" "$dir/out" || { cat "$dir/out"; fail "run options with a history file"; }
 expect 3 repro "$dir/f/history.bin" --keys 4
 grep -q "the history's to say" "$dir/out" || { cat "$dir/out"; fail "a run option with a history file"; }
 
-# Deadlocks and shadow violations are faults with a report.
-expect 1 stress --structure sorted-set --backend sim --mutant keep_lock_on_miss --seeds 3 --quiet --no-shrink
+# Deadlocks and shadow violations are faults with a report; their folders'
+# histories say so (check exits 4, never 0) and name the oracle.
+expect 1 stress --structure sorted-set --backend sim --mutant keep_lock_on_miss --seeds 3 --quiet --no-shrink --out "$dir/d"
 grep -q "wait-for cycle: team" "$dir/out" || { cat "$dir/out"; fail "no wait-for cycle"; }
-expect 1 stress --structure slabhash --backend sim --mutant link_free_winner --seeds 50 --quiet --no-shrink
+expect 4 check "$dir/d/history.bin"
+grep -q "^RUN FAILED: deadlock detector: " "$dir/out" || { cat "$dir/out"; fail "the deadlock's history does not say so"; }
+grep -q "^ *wait-for cycle: team" "$dir/out" || { cat "$dir/out"; fail "the deadlock's history has no wait-for cycle"; }
+grep -q "^the checker on the history: " "$dir/out" || fail "no checker verdict under the record"
+expect 4 check "$dir/d/history.bin" --json
+grep -q '"outcome":"RUN FAILED","run_failed":{"oracle":"deadlock detector"' "$dir/out" || { cat "$dir/out"; fail "check --json"; }
+expect 1 stress --structure slabhash --backend sim --mutant link_free_winner --seeds 50 --quiet --no-shrink --out "$dir/s"
 grep -q "a freed unit" "$dir/out" || { cat "$dir/out"; fail "no shadow-state report"; }
+expect 4 check "$dir/s/history.bin"
+grep -q "^RUN FAILED: shadow state: " "$dir/out" || { cat "$dir/out"; fail "the shadow violation's history does not say so"; }
 
 # The heap: the corrected variants pass with the three verdicts apart; the
 # paper's top-down heap deadlocks (F2), reported with its lock owners, and
@@ -67,7 +82,7 @@ grep -q "held by team" "$dir/out" || { cat "$dir/out"; fail "td: no lock owner";
 repro=$(sed -n 's/^reproduce: warpcheck //p' "$dir/out")
 # shellcheck disable=SC2086
 expect 1 $repro --quiet --out "$dir/i"
-cmp -s "$dir/h/history.bin" "$dir/i/history.bin" || fail "the heap reproduction's history differs"
+same_run "$dir/h/history.bin" "$dir/i/history.bin" || fail "the heap reproduction's history differs"
 expect 1 stress --structure heap --variant bu --fixes take_parked_last,wait_on_delmod_parent,checked_trylock --backend sim \
   --seeds 30 --quiet --require-points --no-shrink
 grep -q "proof's points NOT explained" "$dir/out" || { cat "$dir/out"; fail "bu: points explained everything"; }

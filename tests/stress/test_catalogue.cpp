@@ -10,12 +10,28 @@
 #include <algorithm>
 #include <sstream>
 
+#include "linearizability/formats.hpp"
 #include "stress/catalogue.hpp"
 #include "stress/mutation_score.hpp"
+#include "stress/stress_report.hpp"
 #include "stress/stress_session.hpp"
 
 namespace warpcheck {
 namespace {
+
+// The failing run's history, as a failure folder keeps it, read back: it
+// names an oracle that fired, and `check` never passes it (exit 4, or 1
+// where the checker refutes it too).
+void expect_history_tells_the_failure(const Hunt& h, const std::string& name) {
+  ASSERT_TRUE(h.first) << name;
+  const History kept = read_binary(encode_binary(with_failure_record(h.first->run, h.first->check, "warpcheck repro f/history.bin")), name);
+  ASSERT_TRUE(kept.meta.failure) << name;
+  EXPECT_TRUE(oracle_bit(kept.meta.failure->oracle) & h.first_caught_by)
+      << name << ": the record names " << failure_oracle_name(kept.meta.failure->oracle) << ", caught by " << oracle_names(h.first_caught_by);
+  const CheckResult again = check_history(kept, {});
+  const int code = check_exit_code(kept, again.verdict);
+  EXPECT_TRUE(code == kExitRunFailed || code == 1) << name << ": check exits " << code << " on its failure's history";
+}
 
 // Every planted bug is caught within this many simulator seeds of its
 // declared run (issue 15), so each is hunted here in full.
@@ -71,6 +87,7 @@ TEST_P(DeclaredMutant, IsCaughtByItsOracleAndReplaysFromItsSeed) {
   EXPECT_TRUE(h.first_caught_by & s.expected) << c.mutant->name << " at seed " << *h.first_seed << " was caught by "
                                               << oracle_names(h.first_caught_by) << ", declared: " << oracle_names(s.expected);
   EXPECT_TRUE(h.replays) << "seed " << *h.first_seed << " did not give the same run again";
+  expect_history_tells_the_failure(h, c.mutant->name);
   RecordProperty("first_seed", std::to_string(*h.first_seed));
 }
 
@@ -133,6 +150,7 @@ TEST_P(DeclaredFinding, IsFoundAgainWithoutItsFixAndReplays) {
   EXPECT_TRUE(h.first_caught_by & c.finding->caught_by)
       << c.finding->name << " at seed " << *h.first_seed << " was caught by " << oracle_names(h.first_caught_by);
   EXPECT_TRUE(h.replays);
+  expect_history_tells_the_failure(h, c.finding->name);
   RecordProperty("first_seed", std::to_string(*h.first_seed));
 }
 
