@@ -3,6 +3,7 @@
 #include <chrono>
 
 #include "stress/stress_session.hpp"
+#include "stress/team_batches.hpp"
 
 namespace warpcheck {
 
@@ -38,6 +39,7 @@ struct ConfiguredRun {
       case Backend::Threads: f.run = target.threads(seed, ops(seed)); break;
       case Backend::Gpu: f.run = target.gpu(gpu_settings(options, seed), ops(seed)); break;
     }
+    stamp_as_recorded(options, f.run.history);
     f.check = check_history(f.run.history, check);
     return f;
   }

@@ -11,6 +11,7 @@
 
 #include "stress/guided_replay.hpp"
 #include "stress/stress_session.hpp"
+#include "stress/team_batches.hpp"
 
 namespace warpcheck {
 
@@ -118,6 +119,7 @@ void run_once(Cell& c, const RecipeTableOptions& o, Clock::time_point start) {
     const Ops ops = seed_ops(c.target, seed);
     const auto t0 = Clock::now();
     SeedRun run = c.target.gpu(gpu_settings(*c.options, seed), ops);
+    stamp_as_recorded(*c.options, run.history);
     c.run_seconds += since(t0);
     c.kernel_ms.push_back(run.kernel_ms);
     c.operations += ops.size();

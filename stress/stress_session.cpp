@@ -12,6 +12,7 @@
 #include "stress/guided_replay.hpp"
 #include "stress/repro_in_simulator.hpp"
 #include "stress/stress_report.hpp"
+#include "stress/team_batches.hpp"
 
 namespace warpcheck {
 
@@ -293,6 +294,7 @@ SeedRun SeedRunner::run(uint64_t seed) const {
     case Backend::Threads: r = target_.threads(seed, workload(seed)); break;
     case Backend::Gpu: r = target_.gpu(gpu_settings(options_, seed), workload(seed)); break;
   }
+  stamp_as_recorded(options_, r.history);
   r.history.meta.config = config_;
   return r;
 }

@@ -102,6 +102,10 @@ OptionTable run_options() {
                                                 "); off by default",
                                       Defaults{}, [](const std::string& v) { parse_recipe(v); }))),
       flag_option("require-points", "a history that the recorded linearization points do not explain fails the run"),
+      choice_option("record", "how operations are stamped: op (each lane's operation its own invocation and response) or "
+                              "batch (a warp's round shares one pair, its earliest invocation and latest response, as a warp-batch "
+                              "recorder stamps it on the GPU: hundreds of overlapping operations a key)",
+                    "op", {"op", "batch"}),
       session_option(named_value("wcs1:...|@FILE", only_on(sim, text_option("schedule", "replay this printed schedule", Defaults{}, {})))),
       session_option(named_value("@FILE", text_option("workload", "run this workload file instead of the seed's", Defaults{}, {}))),
       session_option(named_value("DIR", text_option("out", "write a failure's history, HTML report, workload and schedule here", Defaults{}, {}))),

@@ -52,7 +52,22 @@ class PresenceOrder {
  public:
   // Appends an order of `ops` (indices into h.ops, one key's) to `order`,
   // or returns why it found none.
+  // Blind writes are tried lazily first (each put back as nothing where it
+  // can be), then, where that runs short, eagerly: a blind write whose
+  // response leaves the key absent flips it up last, so that a later erase
+  // finds it present (a warp batch's upserts after its erases).
   std::optional<std::string> find(const History& h, std::span<const uint32_t> ops, std::vector<uint32_t>& order) {
+    const size_t begin = order.size();
+    std::optional<std::string> lazy = attempt(h, ops, order, /*eager=*/false);
+    if (!lazy || !had_blind_) return lazy;
+    order.resize(begin);
+    std::optional<std::string> eager = attempt(h, ops, order, /*eager=*/true);
+    if (!eager) return std::nullopt;
+    return *lazy + "; with blind writes taken eagerly: " + *eager;
+  }
+
+ private:
+  std::optional<std::string> attempt(const History& h, std::span<const uint32_t> ops, std::vector<uint32_t>& order, bool eager) {
     h_ = &h;
     order_ = &order;
     reset(ops);
@@ -66,6 +81,7 @@ class PresenceOrder {
       by_call_.push_back(i);
       if (!op(i).pending()) by_ret_.push_back(i);
     }
+    had_blind_ = blind;
     // A blind write put back as nothing would change the value a find sees.
     if (blind && named) return "it holds both upserts and finds that name a value";
     if (named)
@@ -90,15 +106,13 @@ class PresenceOrder {
           case Presence::Up: forced_ups_.push_back(i); break;
           case Presence::Down: forced_downs_.push_back(i); break;
           case Presence::Blind:
-            // Where the key is absent now and a down waits to be taken, it
-            // flips up (an up now may be what a later down needs); else, if
-            // it saw present, it goes back there as nothing.
-            if (slot_[i] != kNoSlot && (present_ || !down_waiting())) {
-              put_back(i);
-            } else {
-              forced_other = true;
-              forced_blinds_.push_back(i);
-            }
+            // Decided after the flips at t: an up where they need one (it
+            // costs no up a later moment may need), else the last flip up
+            // where the key is left absent and a down waits (an up now may be
+            // what that down needs), else back as nothing where it first saw
+            // present. One that never saw present needs the key present now.
+            forced_blinds_.push_back(i);
+            if (slot_[i] == kNoSlot) forced_other = true;
             break;
           case Presence::ReadValue: {
             // Its value's write goes now (with the find right after it).
@@ -118,7 +132,9 @@ class PresenceOrder {
       }
       if (!forced_ups_.empty() || !forced_downs_.empty() || forced_other)
         if (std::optional<std::string> why = flip_at(t, forced_other)) return why;
-      // A forced blind write another up went before: it saw present at t.
+      if (!present_ && (eager || down_waiting()))
+        if (const uint32_t i = forced_blind(); i != kNone) flip(i, true, t);
+      // The other forced blind writes saw present, at t or before.
       for (uint32_t i : forced_blinds_)
         if (!placed(i)) put_back(i);
     }
@@ -126,7 +142,6 @@ class PresenceOrder {
     return std::nullopt;
   }
 
- private:
   using Waiting = std::priority_queue<std::pair<uint64_t, uint32_t>, std::vector<std::pair<uint64_t, uint32_t>>, std::greater<>>;
   static constexpr uint32_t kNone = UINT32_MAX;
   static constexpr size_t kNoSlot = SIZE_MAX;
@@ -186,14 +201,23 @@ class PresenceOrder {
     return !downs_.empty();
   }
 
-  // The next flip up (or down): a forced one, else the waiting one with the
-  // earliest response.
+  // A blind write forced now and not yet placed, or kNone.
+  uint32_t forced_blind() const {
+    for (uint32_t i : forced_blinds_)
+      if (!placed(i)) return i;
+    return kNone;
+  }
+
+  // The next flip up (or down): a forced one, else (up) a forced blind
+  // write, else the waiting one with the earliest response.
   uint32_t next_flip(std::vector<uint32_t>& forced, Waiting& waiting) {
     if (!forced.empty()) {
       const uint32_t i = forced.back();
       forced.pop_back();
       return i;
     }
+    if (&waiting == &ups_)
+      if (const uint32_t i = forced_blind(); i != kNone) return i;
     while (!waiting.empty() && placed(waiting.top().second)) waiting.pop();
     if (waiting.empty()) return kNone;
     const uint32_t i = waiting.top().second;
@@ -219,23 +243,29 @@ class PresenceOrder {
       if (i == kNone)
         return "at time " + std::to_string(t) + " the greedy order needed " + (up ? "an insert" : "an erase") +
                " to take effect and none was invoked and unused";
-      place(i);
-      present_ = up;
-      if (up) {
-        current_ = op(i).data.value;
-        if (const auto seen = waiting_value_.find(current_); seen != waiting_value_.end()) {
-          for (uint32_t w : seen->second) place(w);
-          waiting_value_.erase(seen);
-        }
-      }
-      for (uint32_t w : waiting_[present_]) {
-        if (placed(w)) continue;
-        if (role(w) == Presence::Blind) slot_[w] = order_->size(), slot_moment_[w] = t;
-        else place(w);
-      }
-      waiting_[present_].clear();
+      flip(i, up, t);
     }
     return std::nullopt;
+  }
+
+  // Operation i flips the key at t; the reads waiting for the new state go
+  // right after it, and blind writes waiting for present note it.
+  void flip(uint32_t i, bool up, uint64_t t) {
+    place(i);
+    present_ = up;
+    if (up) {
+      current_ = op(i).data.value;
+      if (const auto seen = waiting_value_.find(current_); seen != waiting_value_.end()) {
+        for (uint32_t w : seen->second) place(w);
+        waiting_value_.erase(seen);
+      }
+    }
+    for (uint32_t w : waiting_[present_]) {
+      if (placed(w)) continue;
+      if (role(w) == Presence::Blind) slot_[w] = order_->size(), slot_moment_[w] = t;
+      else place(w);
+    }
+    waiting_[present_].clear();
   }
 
   void put_back(uint32_t i) {
@@ -279,6 +309,7 @@ class PresenceOrder {
   std::vector<uint32_t> waiting_[2];  // by the state waited for (1: present)
   std::vector<uint32_t> forced_ups_, forced_downs_, forced_blinds_;
   bool present_ = false;
+  bool had_blind_ = false;  // the last attempt met a blind write
   int64_t current_ = 0;  // the value written by the last up, while present
   absl::flat_hash_map<int64_t, uint32_t> writer_of_;                // a value's up
   absl::flat_hash_map<int64_t, std::vector<uint32_t>> waiting_value_;  // finds waiting for their value

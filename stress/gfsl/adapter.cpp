@@ -135,6 +135,8 @@ StructureSpec GfslAdapter::declare() {
       // keys at GFSL's overlap: beyond the map checker's search (memory),
       // decided by its greedy order with finds of kept values (issue 27).
       {"fixed, 2048 warps on 4 keys", "--variant fixed --teams 2048 --keys 4 --ops-per-lane 4 --seeds 20 --timeout 60", 0, "contended"},
+      {"fixed, 2048 warps on 4 keys, per warp batch",
+       "--variant fixed --teams 2048 --keys 4 --ops-per-lane 4 --seeds 20 --timeout 60 --record batch", 0, "contended"},
       {"the printed pseudocode on the GPU (expected to fail)", "--variant paper --teams 64 --keys 500 --seeds 20 --keep-going", 1, "gpu"},
   };
   s.points_only_in_simulator =

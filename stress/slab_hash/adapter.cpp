@@ -68,6 +68,9 @@ StructureSpec SlabHashAdapter::declare() {
       {"multimap, 64 warps on 4 keys", "--mode multimap --teams 64 --keys 4 --ops-per-lane 4 --seeds 100 --timeout 20", 0, "contended"},
       {"map, 2048 warps on 4 keys", "--mode map --teams 2048 --keys 4 --ops-per-lane 4 --seeds 20 --timeout 60", 0, "contended"},
       {"multimap, 2048 warps on 4 keys", "--mode multimap --teams 2048 --keys 4 --ops-per-lane 4 --seeds 20 --timeout 60", 0, "contended"},
+      // Stamped as a warp-batch recorder stamps: a round of 32 lanes shares one pair.
+      {"map, 2048 warps on 4 keys, per warp batch", "--mode map --teams 2048 --keys 4 --ops-per-lane 4 --seeds 20 --timeout 60 --record batch", 0, "contended"},
+      {"multimap, 2048 warps on 4 keys, per warp batch", "--mode multimap --teams 2048 --keys 4 --ops-per-lane 4 --seeds 20 --timeout 60 --record batch", 0, "contended"},
   };
   return s;
 }

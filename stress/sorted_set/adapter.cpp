@@ -30,6 +30,7 @@ StructureSpec SortedSetAdapter::declare() {
       {"1 bucket, 300 seeds", "--seeds 300", 0, "gpu"},
       {"64 warps on 4 keys", "--teams 64 --keys 4 --ops-per-lane 4 --seeds 100", 0, "contended"},
       {"2048 warps on 4 keys", "--teams 2048 --keys 4 --ops-per-lane 4 --seeds 20 --timeout 60", 0, "contended"},
+      {"2048 warps on 4 keys, per warp batch", "--teams 2048 --keys 4 --ops-per-lane 4 --seeds 20 --timeout 60 --record batch", 0, "contended"},
       {"real threads (ThreadSanitizer's mode), 20 seeds", "--backend threads --seeds 20", 0, "gpu"},
   };
   return s;
