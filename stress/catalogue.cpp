@@ -112,12 +112,16 @@ void print_stress_help(const Registry& r, const Structure* only, std::ostream& o
          "       warpcheck stress [--structure S] --list-mutants [--json]\n"
          "structures: " << r.names() << " (default " << r.structures.front().spec.name << ")\n\n"
       << "options of every run:\n";
-  const auto table = option_table(shown);
-  OptionTable common, own;
-  for (const OptionSpec& o : *table) {
-    const bool mine = std::any_of(shown.spec.options.begin(), shown.spec.options.end(), [&](const OptionSpec& s) { return s.name == o.name; });
-    (mine ? own : common).push_back(o);
-  }
+  // A structure's own options, and its mutants and fixes (which every
+  // structure has, each its own list), go under the structure.
+  auto own_of = [](const Structure& s, const OptionSpec& o) {
+    return o.name == "mutant" || o.name == "fixes" ||
+           std::any_of(s.spec.options.begin(), s.spec.options.end(), [&](const OptionSpec& x) { return x.name == o.name; });
+  };
+  OptionTable common;
+  const auto shown_table = option_table(shown);
+  for (const OptionSpec& o : *shown_table)
+    if (!own_of(shown, o)) common.push_back(o);
   print_option_help(common, shown.backends, out);
   for (const Structure& s : r.structures) {
     if (only && &s != only) continue;
@@ -128,7 +132,11 @@ void print_stress_help(const Registry& r, const Structure* only, std::ostream& o
       for (size_t i = 0; i < s.spec.invariants.size(); ++i) out << (i ? "; " : " ") << s.spec.invariants[i];
       out << "\n";
     }
-    print_option_help(s.spec.options, s.backends, out);
+    OptionTable own;
+    const auto table = option_table(s);
+    for (const OptionSpec& o : *table)
+      if (own_of(s, o)) own.push_back(o);
+    print_option_help(own, s.backends, out);
   }
   out << "\nexit codes: 0 every run passed, 1 a run failed, 2 a check was undecided, 3 bad input or usage\n";
 }

@@ -6,6 +6,7 @@
 
 #include "linearizability/formats.hpp"
 #include "stress/guided_replay.hpp"
+#include "stress/progress_line.hpp"
 
 namespace warpcheck {
 
@@ -84,6 +85,7 @@ int print_guided_bench(const StressRequest& request, const GuidedBenchOptions& o
   const auto start = std::chrono::steady_clock::now();
   Tally guided_tally, unguided_tally;
   uint64_t found = 0, scanned = 0;
+  ProgressLine progress(err);
   for (uint64_t seed = o.first_seed; found < o.histories && scanned < o.max_seeds; ++seed, ++scanned) {
     const SeedRun run = producer.run(seed);
     if (!caught_by(run, check_history(run.history, check), producer.options().flag("require-points"))) continue;
@@ -112,9 +114,11 @@ int print_guided_bench(const StressRequest& request, const GuidedBenchOptions& o
                            : "-")
         << " |\n"
         << std::flush;
-    err << "\r  " << found << "/" << o.histories << " failing runs measured (" << scanned + 1 << " seeds scanned)" << std::flush;
+    progress.show(std::to_string(found) + "/" + std::to_string(o.histories) + " failing runs measured (" + std::to_string(scanned + 1) +
+                      " seeds scanned)",
+                  found == o.histories);
   }
-  err << "\n";
+  progress.end();
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   out << "\n| | reproduced within " << o.tries << " tries | median tries to reproduce | tries spent a reproduction |\n|---|---|---|---|\n"
       << "| guided | " << guided_tally.reproduced << " of " << found << " | " << guided_tally.median() << " | "

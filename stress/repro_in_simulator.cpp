@@ -4,6 +4,7 @@
 
 #include "linearizability/formats.hpp"
 #include "stress/guided_replay.hpp"
+#include "stress/progress_line.hpp"
 #include "stress/stress_report.hpp"
 
 namespace warpcheck {
@@ -68,12 +69,11 @@ int run_repro_in_simulator(const StressRequest& gpu, std::ostream& out, std::ost
   SimulatorTries tries;
   tries.tries = go.integer("tries");
   tries.check_timeout = check.timeout_seconds;
+  ProgressLine progress(err);
   if (!go.flag("quiet"))
-    tries.progress = [&err](uint64_t done, uint64_t of) {
-      err << "\r  " << done << "/" << of << " tries" << (done == of ? "\n" : "") << std::flush;
-    };
+    tries.progress = [&progress](uint64_t done, uint64_t of) { progress.show(std::to_string(done) + "/" + std::to_string(of) + " tries", done == of); };
   const SimulatorReplay r = reproduce_in_simulator(tried, expected, tries);
-  if (!go.flag("quiet") && r.tries < tries.tries) err << "\n";
+  progress.end();
   if (!r.found) {
     out << "\nNOT reproduced in the simulator: none of " << r.tries << " " << kind << " tries (schedule seeds 1 to " << r.tries
         << ") failed as the GPU run did";

@@ -10,6 +10,7 @@
 #include "linearizability/formats.hpp"
 #include "linearizability/json_string.hpp"
 #include "stress/guided_replay.hpp"
+#include "stress/progress_line.hpp"
 #include "stress/repro_in_simulator.hpp"
 #include "stress/stress_report.hpp"
 #include "stress/team_batches.hpp"
@@ -338,10 +339,12 @@ int run_stress_request(const StressRequest& req, std::ostream& out, std::ostream
   StressOptions loop = repro ? runner.loop_options(*req.repro_seed, backend == Backend::Gpu ? o.integer("times") : 1)
                              : runner.loop_options(o.integer("seed"), o.integer("seeds"));
   loop.keep_going = loop.keep_going || (repro && backend == Backend::Gpu);
+  ProgressLine progress(err);
   if (!o.flag("quiet"))
-    loop.progress = [&err](const StressProgress& p) {
-      err << "\r  " << p.done << "/" << p.total << " runs, " << p.failures << " failing, " << int(p.seconds) << " s"
-          << (p.done == p.total ? "\n" : "") << std::flush;
+    loop.progress = [&progress](const StressProgress& p) {
+      progress.show(std::to_string(p.done) + "/" + std::to_string(p.total) + " runs, " + std::to_string(p.failures) + " failing, " +
+                        std::to_string(int(p.seconds)) + " s",
+                    p.done == p.total);
     };
   if (o.has_value("out")) loop.on_run = run_keeper(o.text("out"), o.text("keep"));
   std::vector<double> kernel_ms;  // GPU: each run's kernel time (the slowdown of a perturbed run)
@@ -396,6 +399,7 @@ int run_stress_request(const StressRequest& req, std::ostream& out, std::ostream
   std::optional<ShrunkFailure> shrunk;
   if (sum.first_failure && backend == Backend::Sim && !req.workload && req.schedule.empty() && !req.original &&
       !o.flag("no-shrink")) {
+    if (!o.flag("quiet")) err << "  shrinking the failing workload (at most " << o.integer("shrink-tries") << " runs, --no-shrink skips)\n";
     shrunk = shrink_failure(target, runner.simulator(), sum.first_failure->seed, loop.check, loop.points_must_hold, o.integer("shrink-tries"));
     if (shrunk) {
       shrunk->failure.run.history.meta.config = run_configuration(st, o, &shrunk->ops);

@@ -36,6 +36,63 @@ Args::Args(int argc, char** argv, int first, const std::set<std::string>& valued
   }
 }
 
+namespace {
+
+std::set<std::string> declared_names(const CommandSpec& spec, bool valued) {
+  std::set<std::string> names;
+  for (const CommandOption& o : spec.options)
+    if (o.value.empty() != valued) names.insert(o.name);
+  if (!valued) names.insert("help");
+  return names;
+}
+
+}  // namespace
+
+std::string synopsis(const CommandSpec& spec) {
+  std::string s = spec.name + (spec.positional.empty() ? "" : " " + spec.positional);
+  for (const CommandOption& o : spec.options) s += " [--" + o.name + (o.value.empty() ? "" : " " + o.value) + "]";
+  return s;
+}
+
+std::string help_text(const CommandSpec& spec) {
+  std::string s = "usage: warpcheck " + spec.name + (spec.positional.empty() ? "" : " " + spec.positional) + " [options]\n" + spec.summary + "\n\noptions:\n";
+  for (const CommandOption& o : spec.options) {
+    s += "  --" + o.name + (o.value.empty() ? "" : " " + o.value) + "\n      " + o.help;
+    if (!o.fallback.empty()) s += " (default: " + o.fallback + ")";
+    s += "\n";
+  }
+  return s + "  --help\n      this text\n";
+}
+
+Args::Args(int argc, char** argv, int first, const CommandSpec& spec)
+    : Args(argc, argv, first, declared_names(spec, true), declared_names(spec, false)) {
+  spec_ = &spec;
+  help_ = flags_.count("help") > 0;
+}
+
+const CommandOption& Args::declared(const std::string& name) const {
+  if (spec_)
+    for (const CommandOption& o : spec_->options)
+      if (o.name == name) return o;
+  throw std::logic_error("--" + name + " is not declared");
+}
+
+double Args::number(const std::string& name, double min, double max) const {
+  const std::string& d = declared(name).fallback;
+  double fallback = 0;
+  if (std::from_chars(d.data(), d.data() + d.size(), fallback).ptr != d.data() + d.size()) throw std::logic_error("--" + name + ": default is not a number");
+  return number(name, fallback, min, max);
+}
+
+uint64_t Args::integer(const std::string& name, uint64_t min, uint64_t max) const {
+  const std::string& d = declared(name).fallback;
+  uint64_t fallback = 0;
+  if (std::from_chars(d.data(), d.data() + d.size(), fallback).ptr != d.data() + d.size()) throw std::logic_error("--" + name + ": default is not an integer");
+  return integer(name, fallback, min, max);
+}
+
+std::string Args::text(const std::string& name) const { return value(name).value_or(declared(name).fallback); }
+
 std::optional<std::string> Args::value(const std::string& name) const {
   auto it = values_.find(name);
   if (it == values_.end()) return std::nullopt;

@@ -29,27 +29,55 @@ int report_unknown_before_check(const std::string& why, bool json) {
 
 }  // namespace
 
+const CommandSpec& check_command() {
+  static const CommandSpec spec = [] {
+    CommandSpec s{"check", "FILE", "Decide whether a history (binary, JSON lines or Jepsen EDN) is linearizable; exit 0 linearizable, "
+                                   "1 violation, 2 unknown, 3 bad input, 4 the history records that its run failed.",
+                  {{"model", "M", "the model, where the file does not say (" + model_names() + ")", ""},
+                   {"format", "bin|jsonl|edn", "the file's format, where its first bytes do not say", ""},
+                   {"timeout", "S", "seconds for the whole command, reading the file included", "60"},
+                   {"shrink-timeout", "S", "seconds of it that shrinking a counterexample may take", "10"},
+                   {"memory", "MB", "the process's resident memory, the history included", "half the machine's memory"},
+                   {"threads", "N", "threads for the keys' checks (0: one a core, where the history is large enough to pay for them)", "0"},
+                   {"algo", "auto|search|hint-replay", "auto: linearization-point hints where every operation has one, the "
+                                                       "model's own procedure, then the search", "auto"},
+                   {"all-parts", "", "every refuted key and its counterexample, not only the first in key order", ""},
+                   {"json", "", "the verdict as JSON (docs/history-format.md)", ""},
+                   {"html", "OUT.html", "also write the HTML report", ""},
+                   {"no-partition", "", "check the history whole, not key by key", ""},
+                   {"no-shrink", "", "report a counterexample as found", ""},
+                   {"no-prune", "", "the search without its pruning (for comparisons)", ""}}};
+    for (CommandOption& o : import_option_declarations()) s.options.push_back(std::move(o));
+    return s;
+  }();
+  return spec;
+}
+
 int run_check(int argc, char** argv) {
   // --timeout counts from here: reading the file is part of the wait.
   const auto started = std::chrono::steady_clock::now();
-  Args args(argc, argv, 2, {"model", "format", "timeout", "shrink-timeout", "memory", "threads", "algo", "html", "initial", "nil-reads", "failed-cas"}, {"json", "no-partition", "no-shrink", "no-prune", "all-parts"});
-  if (args.positional().size() != 1) throw UsageError("usage: warpcheck check FILE [--model M] [--timeout S] [--memory MB] [--all-parts] [--json]");
+  Args args(argc, argv, 2, check_command());
+  if (args.help()) {
+    std::cout << help_text(check_command());
+    return 0;
+  }
+  if (args.positional().size() != 1) throw args.usage();
   CheckOptions opt;
-  opt.timeout_seconds = args.number("timeout", 60, 0.001, 1e7);
+  opt.timeout_seconds = args.number("timeout", 0.001, 1e7);
   opt.deadline = started + std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(opt.timeout_seconds));
-  opt.shrink_seconds = args.number("shrink-timeout", 10, 0, 1e7);
+  opt.shrink_seconds = args.number("shrink-timeout", 0, 1e7);
   // --memory bounds the whole process's resident memory (RSS), the file
   // and the history included (the searches' caches are part of it).
   // Default: half the machine's physical memory.
   const uint64_t half_ram_mb = std::max<uint64_t>(1, uint64_t(sysconf(_SC_PHYS_PAGES)) * uint64_t(sysconf(_SC_PAGESIZE)) >> 21);
   opt.resident_limit_bytes = size_t(args.integer("memory", half_ram_mb, 1, 1u << 30)) << 20;
   opt.memory_limit_bytes = SIZE_MAX;
-  opt.threads = unsigned(args.integer("threads", 0, 0, 1024));
+  opt.threads = unsigned(args.integer("threads", 0, 1024));
   opt.partition = !args.flag("no-partition");
   opt.shrink = !args.flag("no-shrink");
   opt.prune = !args.flag("no-prune");
   opt.all_parts = args.flag("all-parts");
-  const std::string algo = args.value("algo").value_or("auto");
+  const std::string algo = args.text("algo");
   if (algo == "auto") opt.algorithm = Algorithm::Auto;
   else if (algo == "search") opt.algorithm = Algorithm::Search;
   else if (algo == "hint-replay") opt.algorithm = Algorithm::HintReplay;

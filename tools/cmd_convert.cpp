@@ -7,11 +7,26 @@
 
 namespace warpcheck::cli {
 
+const CommandSpec& convert_command() {
+  static const CommandSpec spec = [] {
+    CommandSpec s{"convert", "IN OUT", "Convert a history between binary and JSON lines, or import a Jepsen EDN history; exactly: "
+                                       "binary -> JSON lines -> binary gives back the same bytes.",
+                  {{"from", "bin|jsonl|edn", "IN's format, where its first bytes do not say", ""},
+                   {"to", "bin|jsonl", "OUT's format", "jsonl for OUT ending .jsonl or .json, else bin"},
+                   {"model", "M", "the model, where IN does not say (" + model_names() + ")", ""}}};
+    for (CommandOption& o : import_option_declarations()) s.options.push_back(std::move(o));
+    return s;
+  }();
+  return spec;
+}
+
 int run_convert(int argc, char** argv) {
-  Args args(argc, argv, 2, {"model", "from", "to", "initial", "nil-reads", "failed-cas"}, {});
-  if (args.positional().size() != 2)
-    throw UsageError("usage: warpcheck convert IN OUT [--from bin|jsonl|edn] [--to bin|jsonl] [--model M] "
-                     "[--initial VALUE] [--nil-reads absent|unknown] [--failed-cas drop|false]");
+  Args args(argc, argv, 2, convert_command());
+  if (args.help()) {
+    std::cout << help_text(convert_command());
+    return 0;
+  }
+  if (args.positional().size() != 2) throw args.usage();
   const std::string& out = args.positional()[1];
   std::optional<HistoryFormat> to = format_option(args, "to");
   if (!to) {

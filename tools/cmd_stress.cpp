@@ -90,14 +90,40 @@ int stress_or_repro(int argc, char** argv, bool repro) {
 int run_stress(int argc, char** argv) { return stress_or_repro(argc, argv, false); }
 int run_repro(int argc, char** argv) { return stress_or_repro(argc, argv, true); }
 
+const CommandSpec& suite_command() {
+  static const CommandSpec spec{
+      "suite", "", "Run the structures' declared stress suites (each run with the exit code it declares) and say which runs "
+                   "did not end as declared; exit 1 if any.",
+      {{"structure", "S", "one structure (" + registry().names() + ")", "every structure"},
+       {"tag", "main|gpu|contended|sanitize", "which runs: main (every back-end), gpu, contended (many warps on few keys), "
+                                              "sanitize (under compute-sanitizer)", "main"},
+       {"backend", "sim|threads|gpu", "where the runs go", "the GPU when there is one and the structure runs there, else sim"},
+       {"out", "DIR", "each failing run's files in a folder of its own under DIR", ""}}};
+  return spec;
+}
+
+const CommandSpec& score_command() {
+  static const CommandSpec spec{
+      "score", "", "The mutation score: every planted bug in each of its declared runs, which oracle catches it, in how many "
+                   "seeds, and whether the catch replays; exit 1 if a row is not as declared.",
+      {{"structure", "S", "one structure (" + registry().names() + ")", "every structure"},
+       {"backend", "sim|gpu", "where the runs go", "sim"},
+       {"seeds", "N", "each run's seeds", "each mutant's declared seeds"},
+       {"no-shrink", "", "report each catch as found, unshrunk", ""}}};
+  return spec;
+}
+
 int run_suite(int argc, char** argv) {
   const Registry& reg = registry();
-  Args args(argc, argv, 2, {"structure", "tag", "backend", "out"}, {});
-  if (!args.positional().empty())
-    throw UsageError("usage: warpcheck suite [--structure S] [--tag main|gpu|sanitize] [--backend sim|threads|gpu] [--out DIR]");
+  Args args(argc, argv, 2, suite_command());
+  if (args.help()) {
+    std::cout << help_text(suite_command());
+    return 0;
+  }
+  if (!args.positional().empty()) throw args.usage();
   const Structure* only = only_structure(reg, args);
   SuiteOptions o;
-  o.tag = args.value("tag").value_or("main");
+  o.tag = args.text("tag");
   if (auto b = args.value("backend")) {
     o.backend = parse_backend(*b);
     if (!o.backend) throw UsageError("--backend must be sim, threads or gpu, got '" + *b + "'");
@@ -108,9 +134,12 @@ int run_suite(int argc, char** argv) {
 
 int run_score(int argc, char** argv) {
   const Registry& reg = registry();
-  Args args(argc, argv, 2, {"structure", "seeds", "backend"}, {"no-shrink"});
-  if (!args.positional().empty())
-    throw UsageError("usage: warpcheck score [--structure S] [--backend sim|gpu] [--seeds N] [--no-shrink]");
+  Args args(argc, argv, 2, score_command());
+  if (args.help()) {
+    std::cout << help_text(score_command());
+    return 0;
+  }
+  if (!args.positional().empty()) throw args.usage();
   const Structure* only = only_structure(reg, args);
   ScoreOptions o;
   if (auto b = args.value("backend")) {

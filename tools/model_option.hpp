@@ -27,6 +27,12 @@ inline std::optional<HistoryFormat> format_option(const Args& args, const char* 
 // reading EDN the way Knossos or Porcupine does.
 inline constexpr const char* kImportOptionNames[] = {"initial", "nil-reads", "failed-cas"};
 
+inline std::vector<CommandOption> import_option_declarations() {
+  return {{"initial", "VALUE", "EDN: a register's value before the first write, as one completed write (Knossos's initial state)", ""},
+          {"nil-reads", "absent|unknown", "EDN: a read of nil is a read of the initial absent value, or of an unknown one (Porcupine)", "absent"},
+          {"failed-cas", "drop|false", "EDN: a :fail CAS is dropped (did not happen) or a CAS that returned false", "drop"}};
+}
+
 inline ImportOptions import_options(const Args& args) {
   ImportOptions o;
   o.initial = args.value("initial");

@@ -22,7 +22,8 @@ StructureSpec GfslAdapter::declare() {
   s.description = "the GPU-friendly skiplist (Moscovici, Cohen, Petrank, PACT 2017; thesis Alg. 4.1-4.12): chunks, zombies";
   s.model = "map: insert (if absent) -> bool, erase -> bool, find -> value or absent";
   s.options = {
-      choice_option("variant", "paper: the pseudocode as printed; fixed: with every fix of its findings", "paper", {"paper", "fixed"}),
+      choice_option("variant", "fixed: with every fix of its findings (every structure's default); paper: the pseudocode as printed",
+                    "fixed", {"paper", "fixed"}),
       choice_option("chunk", "entries a chunk (and levels): 32, or 16 with half the warp idle", "32", {"32", "16"}),
       integer_option("pool-chunks", "chunks in the pool (0: enough for the workload; no reclamation)", "0", 0, 1u << 30),
       real_option("p-chunk", "the chance a split raises a key to the level above", "1", 0, 1),

@@ -18,7 +18,8 @@ StructureSpec HeapAdapter::declare() {
   s.description = "the generalized batched heap (Chen et al.): top-down (td) or bottom-up (bu) inserts, as printed or fixed";
   s.model = "batched priority queue (push of up to k keys, pop of the k smallest)";
   s.options = {
-      choice_option("variant", "td, bu: the paper's pseudocode as printed; td-fixed, bu-fixed: with every fix", "td",
+      choice_option("variant", "td-fixed, bu-fixed: top-down or bottom-up inserts with every fix of their findings (td-fixed is "
+                               "every structure's corrected default); td, bu: the paper's pseudocode as printed", "td-fixed",
                     kHeapVariants),
       integer_option("teams", "blocks in the run", Defaults{"3", "3", "64"}, 1, 1u << 20),
       integer_option("block", "lanes a block", Defaults{"4", "4", "128"}, 1, 1024),

@@ -30,7 +30,7 @@ StructureSpec StadiumAdapter::declare() {
   s.model = "multimap: insert (duplicates allowed) -> nothing, erase -> the value of the pair it removed or absent, "
             "find -> a value of the key or absent";
   s.options = {
-      choice_option("variant", "paper: the pseudocode and text as printed; fixed: with every fix of its findings", "fixed",
+      choice_option("variant", "fixed: with every fix of its findings (every structure's default); paper: the pseudocode and text as printed", "fixed",
                     {"paper", "fixed"}),
       choice_option("kernel", "stash: a thread an operation; clstash: a warp's collaborative lanes; hybrid: Stash, then clStash",
                     "stash", {"stash", "clstash", "hybrid"}),

@@ -15,6 +15,11 @@ expect 0 stress --structure slabhash --mode multimap --backend sim --seeds 20 --
 expect 0 stress --structure sorted-set --backend threads --seeds 2 --quiet
 grep -q "| 2 | 384 | 2 | 0 | 0 | 0 | 0 | 0 |" "$dir/out" || { cat "$dir/out"; fail "threads summary"; }
 
+# Progress into a log (not a terminal): plain lines, no carriage returns.
+"$w" stress --structure sorted-set --backend sim --seeds 3 > "$dir/log" 2>&1 || { cat "$dir/log"; fail "stress with progress"; }
+grep -q $'\r' "$dir/log" && fail "progress wrote carriage returns into a log"
+grep -q "^  3/3 runs, 0 failing" "$dir/log" || { cat "$dir/log"; fail "no last progress line in the log"; }
+
 # --keep: the runs' histories kept beside the failure's files, each checkable on its own.
 expect 0 stress --structure sorted-set --backend sim --seeds 2 --quiet --out "$dir/k" --keep all
 for s in 1 2; do
@@ -92,6 +97,23 @@ grep -q "proof's points: not judged in relaxed memory" "$dir/out" || { cat "$dir
 grep -q "NOT explained" "$dir/out" && { cat "$dir/out"; fail "gfsl relaxed: unjudged points reported as unexplained"; }
 expect 0 stress --list-mutants
 grep -q "ignore_parked_parent" "$dir/out" && grep -q "hold_target_parent" "$dir/out" || fail "heap mutants and fixes not listed"
+# Every command answers --help (exit 0) from the declarations its parser
+# reads: each option it shows is one it takes, with its default.
+for c in check convert gen score suite; do
+  expect 0 "$c" --help
+  grep -q "^usage: warpcheck $c" "$dir/out" || { cat "$dir/out"; fail "$c --help"; }
+  opts=$(sed -n 's/^  --\([a-z-]*\).*/\1/p' "$dir/out" | grep -vx help)
+  [ -n "$opts" ] || fail "$c --help lists no option"
+  # Three extra words make every command stop at its usage, after parsing.
+  for o in $opts; do "$w" "$c" --"$o" x y z 2>&1 | grep -q "unknown option" && fail "$c --help shows --$o, which it does not take"; done
+done
+expect 0 check --help
+grep -q "(default: 60)" "$dir/out" || fail "check --help shows no default timeout"
+# Without a structure, stress --help shows every structure's own mutants.
+expect 0 stress --help
+grep -q "^  --mutant none|no_zombie_skip" "$dir/out" && grep -q "^  --mutant none|early_root_release" "$dir/out" || { cat "$dir/out"; fail "stress --help: each structure's mutants"; }
+# One default for every structure: the corrected variant (--variant paper, td or bu: as printed).
+grep -q "(every structure's default); paper" "$dir/out" && grep -q "(default td-fixed)" "$dir/out" || fail "stress --help: the corrected default"
 # --list-mutants lists only the structure asked for, in text or JSON.
 expect 0 stress --structure sorted-set --list-mutants
 grep -q "unlocked_contains" "$dir/out" || fail "sorted-set mutants not listed"
