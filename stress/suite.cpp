@@ -43,7 +43,7 @@ int run_suite(const Registry& r, const Structure* only, const SuiteOptions& o, s
                                  : resolve_backend(s, o.backend ? std::optional<std::string>(std::string(backend_name(*o.backend)))
                                                                  : std::nullopt, gpu);
         std::string flags = run.run + " --quiet";
-        if (!o.out_dir.empty()) flags += " --out " + o.out_dir + "/" + s.spec.name + "_" + std::to_string(i);
+        if (!o.out_dir.empty()) flags += " --out " + o.out_dir + "/" + s.spec.name + "_" + std::to_string(i) + " --keep " + o.keep;
         got = run_stress_request(request_from_flags(s, b, flags), out, err);
       } catch (const std::invalid_argument& e) {
         out << "suite: " << e.what() << "\n";

@@ -13,6 +13,7 @@ struct SuiteOptions {
   std::string tag = "main";
   std::optional<Backend> backend;  // default: the GPU when there is one and the structure runs there, else the simulator
   std::string out_dir;             // failures' files, one folder a run (empty: none)
+  std::string keep = "unknown";    // with out_dir: the runs each suite run keeps there (stress --keep)
 };
 
 // Returns the number of runs whose exit code was not the expected one.

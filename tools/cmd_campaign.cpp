@@ -177,7 +177,7 @@ int run_shard_command(const CampaignDir& dir, const std::string& index) {
   write_atomically(dir.progress(i), progress_text({0, 0}));
   const ShardResult r = run_shard(plan, request, i, [&](const StressProgress& p) {
     write_atomically(dir.progress(i), progress_text({p.done, p.failures}));
-  });
+  }, dir.histories());
   if (const char* kill = std::getenv(kKillShardVariable); kill && index == kill) ::raise(SIGKILL);
   write_atomically(dir.result(i), shard_result_json(r));
   std::filesystem::remove(dir.progress(i));

@@ -98,7 +98,8 @@ const CommandSpec& suite_command() {
        {"tag", "main|gpu|contended|sanitize", "which runs: main (every back-end), gpu, contended (many warps on few keys), "
                                               "sanitize (under compute-sanitizer)", "main"},
        {"backend", "sim|threads|gpu", "where the runs go", "the GPU when there is one and the structure runs there, else sim"},
-       {"out", "DIR", "each failing run's files in a folder of its own under DIR", ""}}};
+       {"out", "DIR", "each suite run's folder under DIR (S_I): its failure's files and the histories --keep names", ""},
+       {"keep", "failures|unknown|all|none", "with --out: which runs' histories each suite run keeps as seed-K-VERDICT.bin", "unknown"}}};
   return spec;
 }
 
@@ -129,6 +130,9 @@ int run_suite(int argc, char** argv) {
     if (!o.backend) throw UsageError("--backend must be sim, threads or gpu, got '" + *b + "'");
   }
   o.out_dir = args.value("out").value_or("");
+  o.keep = args.text("keep");
+  if (o.keep != "failures" && o.keep != "unknown" && o.keep != "all" && o.keep != "none")
+    throw UsageError("--keep must be failures, unknown, all or none, got '" + o.keep + "'");
   return run_suite(reg, only, o, std::cout, std::cerr) ? 1 : 0;
 }
 

@@ -20,6 +20,7 @@ struct CampaignDir {
   std::string slurm_jobs() const { return root + "/slurm-jobs.txt"; }  // one submitted job id a line
   std::string shards() const { return root + "/shards"; }
   std::string logs() const { return root + "/logs"; }
+  std::string histories() const { return root + "/histories"; }  // kept runs' histories (--keep)
   // Shard I's files: its result (written when it finished), a note saying
   // why it ended without one, its progress while it runs, its output.
   std::string result(uint32_t shard) const { return shards() + "/" + name(shard) + ".json"; }

@@ -83,7 +83,9 @@ void write_report(const CampaignState& s, const ReportOptions& o, std::ostream& 
           << "` |\n";
     const uint64_t unlisted = c.failing_runs - std::min<uint64_t>(c.failing_runs, std::min(all.size(), o.failures));
     if (unlisted) out << "\n" << unlisted << " more not listed here" << (o.failures < all.size() ? " (the report file lists them)" : "") << "\n";
-    out << "\nadd `--out DIR` to a replay line for the failure's history, report and shrunk workload\n";
+    out << "\neach failing run's history, with what failed in it: " << (o.folder.empty() ? std::string("DIR") : o.folder)
+        << "/histories/seed-K-FAILED.bin or -VIOLATION.bin (`warpcheck check` or `warpcheck repro` on it); add `--out DIR` to a replay "
+           "line for the failure's report and shrunk workload\n";
   }
 
   if (o.per_shard && !s.finished.empty()) {

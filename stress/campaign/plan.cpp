@@ -55,6 +55,7 @@ CampaignPlan make_plan(const StressRequest& request, uint32_t shards) {
   const SeedRunner runner(request);
   plan.configuration = run_configuration(*request.structure, runner.options(), nullptr);
   plan.session["timeout"] = o.text("timeout");
+  plan.session["keep"] = o.text("keep");  // the histories each shard keeps in DIR/histories
   return plan;
 }
 

@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "stress/stress_report.hpp"
+#include "stress/stress_session.hpp"
 
 namespace warpcheck::campaign {
 
@@ -24,7 +25,7 @@ std::string host_name() {
 }  // namespace
 
 ShardResult run_shard(const CampaignPlan& plan, const StressRequest& request, uint32_t shard,
-                      const std::function<void(const StressProgress&)>& progress) {
+                      const std::function<void(const StressProgress&)>& progress, const std::string& keep_dir) {
   if (shard >= plan.shards.size())
     throw std::invalid_argument("shard " + std::to_string(shard) + ": the plan has shards 0 to " + std::to_string(plan.shards.size() - 1));
   const ShardRange range = plan.shards[shard];
@@ -44,6 +45,7 @@ ShardResult run_shard(const CampaignPlan& plan, const StressRequest& request, ui
     if (r.failures.size() < kMaxListedFailures) r.failures.push_back({seed, describe_failure(run, check)});
     else ++r.failures_not_listed;
   };
+  if (!keep_dir.empty()) loop.on_run = run_keeper(keep_dir, request.options.text("keep"));
   const StressSummary sum = run_stress([&](uint64_t seed) { return runner.run(seed); }, loop);
   r.counts = counts_of(sum, runner.judges_points());
   r.finished_ms = unix_ms();

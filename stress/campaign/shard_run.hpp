@@ -9,8 +9,10 @@
 
 namespace warpcheck::campaign {
 
-// `request` is shard_request(plan); `progress` is called about once a second.
+// `request` is shard_request(plan); `progress` is called about once a
+// second. The histories the request's --keep names (by default failing and
+// undecided runs) go into `keep_dir` as seed-K-VERDICT.bin (none if empty).
 ShardResult run_shard(const CampaignPlan& plan, const StressRequest& request, uint32_t shard,
-                      const std::function<void(const StressProgress&)>& progress);
+                      const std::function<void(const StressProgress&)>& progress, const std::string& keep_dir = "");
 
 }  // namespace warpcheck::campaign

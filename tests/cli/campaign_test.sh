@@ -38,6 +38,15 @@ got=$(counts "$dir/c2.txt")
 [ "$got" = "$want" ] || fail "3 processes, 5 shards, one resumed: $got; one process: $want"
 [ "$(counts "$dir/c/report.md")" = "$want" ] || fail "report.md's counts"
 grep -q '"counts":{"runs":300,' "$dir/c/summary.json" || fail "summary.json's counts"
+# Every failing run's history is kept (--keep unknown, the default), with
+# its failure in it: check never passes one, and the report says where.
+kept=$(ls "$dir/c/histories" | grep -c -- '-\(FAILED\|VIOLATION\)\.bin$')
+[ "$kept" -ge 1 ] || { ls "$dir/c"; fail "no failing run's history kept"; }
+h=$(ls "$dir/c/histories"/seed-*.bin | head -1)
+"$w" check "$h" >"$dir/kept.txt" 2>&1
+rc=$?
+{ [ $rc = 1 ] || [ $rc = 4 ]; } && grep -q "^RUN FAILED: " "$dir/kept.txt" || { cat "$dir/kept.txt"; fail "check of a kept failing run exited $rc"; }
+grep -q "/histories/seed-K-FAILED.bin" "$dir/c2.txt" || { cat "$dir/c2.txt"; fail "the report does not say where the histories are"; }
 check_failures_listed "$dir/c"
 
 # Nothing left to run: resuming again reruns nothing; merging again gives the same.

@@ -29,6 +29,10 @@ done
 expect 0 stress --structure sorted-set --backend sim --seeds 2 --quiet --out "$dir/k2"
 [ ! -e "$dir/k2" ] || { ls "$dir/k2"; fail "--keep unknown (the default) kept a linearizable run"; }
 expect 3 stress --structure sorted-set --backend sim --seeds 2 --quiet --out "$dir/k3" --keep some
+# suite --keep: each suite run keeps its runs in its own folder.
+expect 0 suite --structure sorted-set --out "$dir/su" --keep all
+[ "$(ls "$dir/su/sorted-set_0" | grep -c '^seed-[0-9]*-LINEARIZABLE.bin$')" = 100 ] || { ls "$dir/su"; fail "suite --keep all"; }
+expect 3 suite --structure sorted-set --out "$dir/su2" --keep some
 
 # A planted bug: caught, shrunk, files written, reproduced exactly.
 expect 1 stress --structure slabhash --mode multimap --backend sim --mutant delete_by_exchange --seeds 50 --quiet --out "$dir/f"
