@@ -2,6 +2,7 @@
 
 #include <chrono>
 
+#include "stress/stress_report.hpp"
 #include "stress/stress_session.hpp"
 #include "stress/team_batches.hpp"
 
@@ -92,7 +93,8 @@ MutantScore score_mutant(const Structure& s, const MutantSpec& m, size_t run, co
   if (score.hunt.first && so.shrink && so.backend == Backend::Sim) {
     CheckOptions full = configured.check;
     full.shrink = true;
-    if (auto shrunk = shrink_failure(configured.target, configured.sim, *score.hunt.first_seed, full, configured.points,
+    if (auto shrunk = shrink_failure(configured.target, configured.sim, *score.hunt.first_seed,
+                                     first_oracle(score.hunt.first->run, score.hunt.first->check), full, configured.points,
                                      configured.options.integer("shrink-tries"))) {
       score.shrunk_ops = shrunk->shrink.active_after;
       score.workload_ops = shrunk->shrink.active_before;

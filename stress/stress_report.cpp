@@ -45,8 +45,6 @@ std::string describe_failure(const SeedRun& run, const CheckResult& check) {
          (check.hint_replay ? check.hint_replay->detail : std::string());
 }
 
-namespace {
-
 FailureOracle first_oracle(const SeedRun& run, const CheckResult& check) {
   if (run.fault) switch (run.fault_kind) {
       case FaultKind::Shadow: return FailureOracle::Shadow;
@@ -59,6 +57,8 @@ FailureOracle first_oracle(const SeedRun& run, const CheckResult& check) {
   if (check.verdict == Verdict::Violation) return FailureOracle::Checker;
   return FailureOracle::Points;
 }
+
+namespace {
 
 // Control bytes (a message's stray newline) as spaces: records hold plain text.
 std::string plain(std::string s, bool lines) {

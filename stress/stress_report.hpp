@@ -22,6 +22,9 @@ std::string describe_failure(const SeedRun& run, const CheckResult& check);
 // points, in describe_failure's order), what it saw, and `reproduce`.
 FailureRecord failure_record(const SeedRun& run, const CheckResult& check, std::string reproduce);
 
+// The oracle that fired first in a failing run (describe_failure's order).
+FailureOracle first_oracle(const SeedRun& run, const CheckResult& check);
+
 // The history of a failing run with its failure record in it.
 History with_failure_record(const SeedRun& run, const CheckResult& check, std::string reproduce);
 

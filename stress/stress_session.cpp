@@ -72,8 +72,9 @@ sim::SimConfig simulator_config(const Target& t, Options& o, const Ops& probe_wo
   return s;
 }
 
-std::optional<ShrunkFailure> shrink_failure(const Target& t, const sim::SimConfig& s, uint64_t seed, const CheckOptions& check,
-                                            bool points_must_hold, size_t max_tries) {
+std::optional<ShrunkFailure> shrink_failure(const Target& t, const sim::SimConfig& s, uint64_t seed, FailureOracle kind,
+                                            const CheckOptions& check, bool points_must_hold, size_t max_tries) {
+  auto fails_so = [&](const SeedRun& run, const CheckResult& c) { return run.failed(c, points_must_hold) && first_oracle(run, c) == kind; };
   // Removing an operation changes every later choice of the scheduler, so
   // one seed alone rarely fails again: a few schedule seeds are tried.
   constexpr uint64_t kSeedsPerTry = 8;
@@ -88,7 +89,7 @@ std::optional<ShrunkFailure> shrink_failure(const Target& t, const sim::SimConfi
           sim::SimConfig cfg = s;
           cfg.seed = seed + k * 1000003;
           SeedRun run = t.sim(cfg, ops);
-          if (run.failed(check_history(run.history, quick), points_must_hold)) {
+          if (fails_so(run, check_history(run.history, quick))) {
             failing_seed = cfg.seed;
             return true;
           }
@@ -102,7 +103,7 @@ std::optional<ShrunkFailure> shrink_failure(const Target& t, const sim::SimConfi
   out.failure.seed = cfg.seed;
   out.failure.run = t.sim(cfg, out.ops);
   out.failure.check = check_history(out.failure.run.history, check);
-  if (!out.failure.run.failed(out.failure.check, points_must_hold)) return std::nullopt;
+  if (!fails_so(out.failure.run, out.failure.check)) return std::nullopt;
   return out;
 }
 
@@ -389,7 +390,7 @@ int run_stress_request(const StressRequest& req, std::ostream& out, std::ostream
     if (!same) return 1;
   }
   if (req.recorded_failure && sum.first_failure) {
-    const FailureOracle again = failure_record(sum.first_failure->run, sum.first_failure->check, "").oracle;
+    const FailureOracle again = first_oracle(sum.first_failure->run, sum.first_failure->check);
     out << (again == req.recorded_failure->oracle ? "the same failure as recorded: " : "a DIFFERENT failure from the recorded one (")
         << failure_oracle_name(again)
         << (again == req.recorded_failure->oracle ? "" : ", recorded: " + std::string(failure_oracle_name(req.recorded_failure->oracle)) + ")")
@@ -400,7 +401,9 @@ int run_stress_request(const StressRequest& req, std::ostream& out, std::ostream
   if (sum.first_failure && backend == Backend::Sim && !req.workload && req.schedule.empty() && !req.original &&
       !o.flag("no-shrink")) {
     if (!o.flag("quiet")) err << "  shrinking the failing workload (at most " << o.integer("shrink-tries") << " runs, --no-shrink skips)\n";
-    shrunk = shrink_failure(target, runner.simulator(), sum.first_failure->seed, loop.check, loop.points_must_hold, o.integer("shrink-tries"));
+    shrunk = shrink_failure(target, runner.simulator(), sum.first_failure->seed,
+                            first_oracle(sum.first_failure->run, sum.first_failure->check), loop.check, loop.points_must_hold,
+                            o.integer("shrink-tries"));
     if (shrunk) {
       shrunk->failure.run.history.meta.config = run_configuration(st, o, &shrunk->ops);
       const ShrinkResult& r = shrunk->shrink;

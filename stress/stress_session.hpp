@@ -130,7 +130,11 @@ struct ShrunkFailure {
   Ops ops;
   ShrinkResult shrink;
 };
-std::optional<ShrunkFailure> shrink_failure(const Target& t, const sim::SimConfig& s, uint64_t seed, const CheckOptions& check,
-                                            bool points_must_hold, size_t max_tries);
+// A failing simulator run's workload shrunk while some schedule seed still
+// fails it the same way: with the same oracle firing first (`kind`, the
+// original failure's), so that a deadlock does not shrink into a broken
+// invariant. Nullopt when the result no longer fails that way.
+std::optional<ShrunkFailure> shrink_failure(const Target& t, const sim::SimConfig& s, uint64_t seed, FailureOracle kind,
+                                            const CheckOptions& check, bool points_must_hold, size_t max_tries);
 
 }  // namespace warpcheck

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "linearizability/formats.hpp"
+#include "stress/registry.hpp"
 #include "stress/stress_session.hpp"
 #include "support/temp_dir.hpp"
 
@@ -41,6 +42,26 @@ TEST(StressSession, AShrunkSimulatorFailureReplaysFromItsHistoryAlone) {
   first.meta.failure.reset();
   EXPECT_EQ(encode_binary(rerun), encode_binary(first));
   std::filesystem::remove_all(dir);
+}
+
+// Shrinking keeps the failure's kind: a deadlock shrinks into a deadlock,
+// or not at all; asked to keep another kind, no shrink of a deadlocking
+// workload is taken and the shrinker says it no longer fails that way.
+TEST(StressSession, AShrinkKeepsTheOracleThatFiredFirst) {
+  const Structure& s = *registry().find("sorted-set");
+  const StressRequest r = request_from_flags(s, Backend::Sim, "--mutant keep_lock_on_miss --seeds 3 --quiet");
+  const SeedRunner runner(r);
+  uint64_t seed = 0;
+  for (uint64_t k = 1; k <= 3 && !seed; ++k)
+    if (runner.run(k).fault) seed = k;
+  ASSERT_NE(seed, 0u) << "keep_lock_on_miss deadlocks within 3 seeds";
+  CheckOptions check;
+  const auto same = shrink_failure(runner.target(), runner.simulator(), seed, FailureOracle::Deadlock, check, false, 6);
+  ASSERT_TRUE(same);
+  EXPECT_TRUE(same->failure.run.fault);
+  EXPECT_EQ(same->failure.run.fault_kind, FaultKind::SpinBound);
+  const auto other = shrink_failure(runner.target(), runner.simulator(), seed, FailureOracle::Invariants, check, false, 6);
+  EXPECT_FALSE(other) << "a deadlock was shrunk as if it were a broken invariant";
 }
 
 TEST(StressSession, AnUnshrunkFailureReplaysFromItsHistoryToo) {
