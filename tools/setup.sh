@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Installs the build's dependencies (Debian packages) when they are missing,
-# then configures and builds everything into build/. Sourced by the main-job
-# and test scripts; safe to run again.
+# then configures and builds into build/: the targets named (the main job
+# builds only the program it runs: `setup.sh warpcheck`), or everything
+# (the tests, benchmarks and examples). Run by the main-job and test
+# scripts; safe to run again.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -26,4 +28,6 @@ if ((${#missing[@]})); then
 fi
 
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
-cmake --build build -j"$(nproc)"
+targets=()
+for t in "$@"; do targets+=(--target "$t"); done
+cmake --build build -j"$(nproc)" "${targets[@]}"
