@@ -27,7 +27,11 @@ if ((${#missing[@]})); then
   $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
 
-cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
+# WARPCHECK_BUILD names another build folder, WARPCHECK_CMAKE_ARGS adds
+# configuration (the main job on a machine without a GPU: no CUDA back-end).
+dir=${WARPCHECK_BUILD:-build}
+# shellcheck disable=SC2086
+cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=Release ${WARPCHECK_CMAKE_ARGS:-} >/dev/null
 targets=()
 for t in "$@"; do targets+=(--target "$t"); done
-cmake --build build -j"$(nproc)" "${targets[@]}"
+cmake --build "$dir" -j"$(nproc)" "${targets[@]}"
