@@ -38,7 +38,10 @@ struct RelaxedMemory::View {
     while (i < at.size() || j < o.at.size()) {
       if (j == o.at.size() || (i < at.size() && at[i].first < o.at[j].first)) merged.push_back(at[i++]);
       else if (i == at.size() || o.at[j].first < at[i].first) merged.push_back(o.at[j++]);
-      else merged.push_back({at[i].first, std::max(at[i++].second, o.at[j++].second)});
+      else {  // the same address in both: the later of the two
+        merged.push_back({at[i].first, std::max(at[i].second, o.at[j].second)});
+        ++i, ++j;
+      }
     }
     at = std::move(merged);
   }
