@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "linearizability/detail/utf8.hpp"
+#include "linearizability/json_string.hpp"
 
 namespace warpcheck {
 
@@ -10,14 +11,18 @@ namespace {
 
 // Text a terminal shows as it is: no control bytes but the ones allowed.
 bool plain_text(std::string_view s, bool lines) {
-  if (!detail::valid_utf8(s)) return false;
-  return std::none_of(s.begin(), s.end(), [&](char c) {
-    const auto b = static_cast<unsigned char>(c);
-    return (b < 0x20 && !(lines && (c == '\n' || c == '\t'))) || b == 0x7f;
-  });
+  return detail::valid_utf8(s) && std::none_of(s.begin(), s.end(), [&](char c) { return forbidden_in_record(c, lines); });
 }
 
 }  // namespace
+
+std::string failure_record_json(const FailureRecord& r, bool inside_script) {
+  std::string s = "{\"oracle\":" + json_string(failure_oracle_name(r.oracle), inside_script) +
+                  ",\"message\":" + json_string(r.message, inside_script) + ",\"details\":" + json_string(r.details, inside_script) +
+                  ",\"reproduce\":" + json_string(r.reproduce, inside_script) + ",\"evidence\":[";
+  for (size_t i = 0; i < r.evidence.size(); ++i) s += (i ? "," : "") + std::to_string(r.evidence[i]);
+  return s + "]}";
+}
 
 std::optional<std::string> failure_record_error(const FailureRecord& r, const std::vector<uint64_t>& sorted_ids) {
   if (r.message.empty()) return "the failure record has no message";

@@ -63,6 +63,18 @@ struct FailureRecord {
   friend bool operator==(const FailureRecord&, const FailureRecord&) = default;
 };
 
+// A byte no record's text holds: a control byte (newlines and tabs allowed
+// in the details, `lines`). Writers turn such bytes into spaces; readers
+// refuse them.
+inline bool forbidden_in_record(char c, bool lines) {
+  const auto b = static_cast<unsigned char>(c);
+  return (b < 0x20 && !(lines && (c == '\n' || c == '\t'))) || b == 0x7f;
+}
+
+// The record as one JSON object ({"oracle":...,"evidence":[...]}), for
+// check --json and the HTML report (inside_script: safe in <script>).
+std::string failure_record_json(const FailureRecord& r, bool inside_script);
+
 // Why a record read from a file cannot be what a run wrote, or nullopt:
 // a one-line message without control bytes, details without control bytes
 // but newlines and tabs, valid UTF-8, evidence naming operations of the

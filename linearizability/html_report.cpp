@@ -230,12 +230,7 @@ void write_html_report(const History& h, const CheckResult& r, std::ostream& out
   data << "{\"model\":" << js_string(h.model().name) << ",\"verdict\":" << js_string(verdict_name(r.verdict))
        << ",\"algorithm\":" << js_string(r.algorithm) << ",\"reason\":" << js_string(r.reason)
        << ",\"total\":" << h.ops.size() << ",\"origin\":" << js_string(std::to_string(origin));
-  if (const std::optional<FailureRecord>& f = h.meta.failure) {
-    data << ",\"failure\":{\"oracle\":" << js_string(failure_oracle_name(f->oracle)) << ",\"message\":" << js_string(f->message)
-         << ",\"details\":" << js_string(f->details) << ",\"reproduce\":" << js_string(f->reproduce) << ",\"evidence\":[";
-    for (size_t i = 0; i < f->evidence.size(); ++i) data << (i ? "," : "") << f->evidence[i];
-    data << "]}";
-  }
+  if (h.meta.failure) data << ",\"failure\":" << failure_record_json(*h.meta.failure, /*inside_script=*/true);
   data << ",\"parts\":[";
   if (r.counterexample) {
     const Counterexample& cx = *r.counterexample;

@@ -139,12 +139,7 @@ void write_json_report(const History& h, const CheckResult& r, std::ostream& out
       << json_string(r.algorithm) << ",\"operations\":" << r.operations << ",\"parts\":" << r.partitions
       << ",\"parts_linearizable\":" << r.partitions_linearizable << ",\"steps\":" << r.steps << ",\"seconds\":" << r.seconds
       << ",\"seed\":" << h.meta.seed << ",\"outcome\":\"" << (h.meta.failure ? "RUN FAILED" : verdict_name(r.verdict)) << "\"";
-  if (const std::optional<FailureRecord>& f = h.meta.failure) {
-    out << ",\"run_failed\":{\"oracle\":" << json_string(failure_oracle_name(f->oracle)) << ",\"message\":" << json_string(f->message)
-        << ",\"details\":" << json_string(f->details) << ",\"reproduce\":" << json_string(f->reproduce) << ",\"evidence\":[";
-    for (size_t i = 0; i < f->evidence.size(); ++i) out << (i ? "," : "") << f->evidence[i];
-    out << "]}";
-  }
+  if (h.meta.failure) out << ",\"run_failed\":" << failure_record_json(*h.meta.failure, /*inside_script=*/false);
   if (!r.reason.empty()) out << ",\"reason\":" << json_string(r.reason);
   if (r.recorded_part) out << ",\"recorded_part\":\"" << verdict_name(*r.recorded_part) << "\"";
   if (r.hint_replay) {

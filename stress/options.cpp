@@ -82,13 +82,13 @@ OptionSpec named_value(std::string value_name, OptionSpec o) {
   return o;
 }
 
-namespace {
-
 std::string join(const std::vector<std::string>& v, std::string_view sep) {
   std::string s;
   for (size_t i = 0; i < v.size(); ++i) s.append(i ? sep : "").append(v[i]);
   return s;
 }
+
+namespace {
 
 std::vector<std::string> split_names(const std::string& text) {
   std::vector<std::string> out;

@@ -67,6 +67,9 @@ OptionSpec session_option(OptionSpec o);  // the same, not part of the run's con
 OptionSpec only_on(std::vector<Backend> backends, OptionSpec o);  // the same, for some back-ends only
 OptionSpec named_value(std::string value_name, OptionSpec o);     // the same, its value called so in help
 
+// Names joined by `sep`: "a|b|c" for a value's form, "a, b, c" for a message.
+std::string join(const std::vector<std::string>& v, std::string_view sep);
+
 using OptionTable = std::vector<OptionSpec>;
 
 // Parsed, validated values of one table, defaults applied.

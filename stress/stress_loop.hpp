@@ -21,6 +21,18 @@ enum class FaultKind : uint8_t {
   Other,           // a stuck collective, the step limit, a replay that does not fit
 };
 
+// The oracle a fault of this kind is (failure_record.hpp).
+inline FailureOracle oracle_of(FaultKind k) {
+  switch (k) {
+    case FaultKind::SpinBound: return FailureOracle::Deadlock;
+    case FaultKind::Shadow: return FailureOracle::Shadow;
+    case FaultKind::StructureCheck: return FailureOracle::StructureCheck;
+    case FaultKind::Zombie: return FailureOracle::Zombie;
+    case FaultKind::Other: return FailureOracle::Fault;
+  }
+  return FailureOracle::Fault;
+}
+
 // One seed's run on any back-end.
 struct SeedRun {
   bool fault = false;         // the run itself failed: deadlock, shadow violation, ...

@@ -46,13 +46,7 @@ std::string describe_failure(const SeedRun& run, const CheckResult& check) {
 }
 
 FailureOracle first_oracle(const SeedRun& run, const CheckResult& check) {
-  if (run.fault) switch (run.fault_kind) {
-      case FaultKind::Shadow: return FailureOracle::Shadow;
-      case FaultKind::SpinBound: return FailureOracle::Deadlock;
-      case FaultKind::StructureCheck: return FailureOracle::StructureCheck;
-      case FaultKind::Zombie: return FailureOracle::Zombie;
-      case FaultKind::Other: return FailureOracle::Fault;
-    }
+  if (run.fault) return oracle_of(run.fault_kind);
   if (!run.invariant_violations.empty()) return FailureOracle::Invariants;
   if (check.verdict == Verdict::Violation) return FailureOracle::Checker;
   return FailureOracle::Points;
@@ -63,7 +57,7 @@ namespace {
 // Control bytes (a message's stray newline) as spaces: records hold plain text.
 std::string plain(std::string s, bool lines) {
   for (char& c : s)
-    if ((static_cast<unsigned char>(c) < 0x20 && !(lines && (c == '\n' || c == '\t'))) || c == 0x7f) c = ' ';
+    if (forbidden_in_record(c, lines)) c = ' ';
   return s;
 }
 

@@ -17,15 +17,7 @@ std::string oracle_names(Oracles o) {
 
 Oracles caught_by(const SeedRun& run, const CheckResult& check, bool points_must_hold) {
   Oracles o = 0;
-  if (run.fault) {
-    switch (run.fault_kind) {
-      case FaultKind::Shadow: o |= kOracleShadow; break;
-      case FaultKind::SpinBound: o |= kOracleDeadlock; break;
-      case FaultKind::StructureCheck: o |= kOracleStructureCheck; break;
-      case FaultKind::Zombie: o |= kOracleZombie; break;
-      case FaultKind::Other: o |= kOracleOther; break;
-    }
-  }
+  if (run.fault) o |= oracle_bit(oracle_of(run.fault_kind));
   if (!run.invariant_violations.empty()) o |= kOracleInvariants;
   if (check.verdict == Verdict::Violation) o |= kOracleChecker;
   if (points_must_hold && SeedRun::points_not_explained(check)) o |= kOraclePoints;
@@ -112,7 +104,7 @@ OptionTable run_options() {
       session_option(choice_option("keep", "with --out: the runs whose histories are kept as DIR/seed-K-VERDICT.bin, besides the "
                                            "first failure's files: failures, unknown (failures and the runs the checker left "
                                            "undecided), all, none",
-                                   "unknown", {"failures", "unknown", "all", "none"})),
+                                   "unknown", kKeepChoices)),
       session_option(real_option("timeout", "seconds the checker may spend on one history", "60", 0.001, 1e7)),
       session_option(integer_option("times", "repro on the GPU: reruns of the seed", "20", 1, 1u << 20)),
       session_option(flag_option("in-simulator", "repro of a GPU run's history: reproduce it in the simulator, guided by the "

@@ -52,6 +52,10 @@ enum Oracle : uint32_t {
   kOracleZombie = oracle_bit(FailureOracle::Zombie),
 };
 using Oracles = uint32_t;
+
+// What --keep may name (stress, repro, suite, campaign): the runs whose
+// histories are kept (unknown: failures and undecided runs).
+inline const std::vector<std::string> kKeepChoices = {"failures", "unknown", "all", "none"};
 std::string oracle_names(Oracles o);  // "checker, invariants"
 // The oracles that caught a run (0: it passed).
 Oracles caught_by(const SeedRun& run, const CheckResult& check, bool points_must_hold);

@@ -70,6 +70,11 @@ Args::Args(int argc, char** argv, int first, const CommandSpec& spec)
   help_ = flags_.count("help") > 0;
 }
 
+bool Args::answered_help(std::ostream& out) const {
+  if (help_) out << help_text(*spec_);
+  return help_;
+}
+
 const CommandOption& Args::declared(const std::string& name) const {
   if (spec_)
     for (const CommandOption& o : spec_->options)

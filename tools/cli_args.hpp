@@ -5,6 +5,7 @@
 #pragma once
 
 #include <map>
+#include <ostream>
 #include <optional>
 #include <set>
 #include <stdexcept>
@@ -45,8 +46,9 @@ class Args {
   // The options `spec` declares, and --help.
   Args(int argc, char** argv, int first, const CommandSpec& spec);
 
-  // --help was given (a declared command's): print help_text, exit 0.
-  bool help() const { return help_; }
+  // --help was given (a declared command's): prints help_text to `out`
+  // and says so; the command then exits 0.
+  bool answered_help(std::ostream& out) const;
   // The usage error for a wrong count of positional arguments.
   UsageError usage() const { return UsageError("usage: warpcheck " + synopsis(*spec_) + " (warpcheck " + spec_->name + " --help)"); }
 

@@ -57,10 +57,7 @@ int run_check(int argc, char** argv) {
   // --timeout counts from here: reading the file is part of the wait.
   const auto started = std::chrono::steady_clock::now();
   Args args(argc, argv, 2, check_command());
-  if (args.help()) {
-    std::cout << help_text(check_command());
-    return 0;
-  }
+  if (args.answered_help(std::cout)) return 0;
   if (args.positional().size() != 1) throw args.usage();
   CheckOptions opt;
   opt.timeout_seconds = args.number("timeout", 0.001, 1e7);

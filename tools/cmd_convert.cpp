@@ -22,10 +22,7 @@ const CommandSpec& convert_command() {
 
 int run_convert(int argc, char** argv) {
   Args args(argc, argv, 2, convert_command());
-  if (args.help()) {
-    std::cout << help_text(convert_command());
-    return 0;
-  }
+  if (args.answered_help(std::cout)) return 0;
   if (args.positional().size() != 2) throw args.usage();
   const std::string& out = args.positional()[1];
   std::optional<HistoryFormat> to = format_option(args, "to");

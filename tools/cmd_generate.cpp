@@ -36,10 +36,7 @@ const CommandSpec& generate_command() {
 
 int run_generate(int argc, char** argv) {
   Args args(argc, argv, 2, generate_command());
-  if (args.help()) {
-    std::cout << help_text(generate_command());
-    return 0;
-  }
+  if (args.answered_help(std::cout)) return 0;
   if (!args.positional().empty()) throw args.usage();
   auto out = args.value("out");
   if (!out) throw UsageError("warpcheck gen needs --out FILE");

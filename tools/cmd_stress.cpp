@@ -99,7 +99,7 @@ const CommandSpec& suite_command() {
                                               "sanitize (under compute-sanitizer)", "main"},
        {"backend", "sim|threads|gpu", "where the runs go", "the GPU when there is one and the structure runs there, else sim"},
        {"out", "DIR", "each suite run's folder under DIR (S_I): its failure's files and the histories --keep names", ""},
-       {"keep", "failures|unknown|all|none", "with --out: which runs' histories each suite run keeps as seed-K-VERDICT.bin", "unknown"}}};
+       {"keep", join(kKeepChoices, "|"), "with --out: which runs' histories each suite run keeps as seed-K-VERDICT.bin", "unknown"}}};
   return spec;
 }
 
@@ -117,10 +117,7 @@ const CommandSpec& score_command() {
 int run_suite(int argc, char** argv) {
   const Registry& reg = registry();
   Args args(argc, argv, 2, suite_command());
-  if (args.help()) {
-    std::cout << help_text(suite_command());
-    return 0;
-  }
+  if (args.answered_help(std::cout)) return 0;
   if (!args.positional().empty()) throw args.usage();
   const Structure* only = only_structure(reg, args);
   SuiteOptions o;
@@ -131,18 +128,15 @@ int run_suite(int argc, char** argv) {
   }
   o.out_dir = args.value("out").value_or("");
   o.keep = args.text("keep");
-  if (o.keep != "failures" && o.keep != "unknown" && o.keep != "all" && o.keep != "none")
-    throw UsageError("--keep must be failures, unknown, all or none, got '" + o.keep + "'");
+  if (std::find(kKeepChoices.begin(), kKeepChoices.end(), o.keep) == kKeepChoices.end())
+    throw UsageError("--keep must be one of " + join(kKeepChoices, ", ") + ", got '" + o.keep + "'");
   return run_suite(reg, only, o, std::cout, std::cerr) ? 1 : 0;
 }
 
 int run_score(int argc, char** argv) {
   const Registry& reg = registry();
   Args args(argc, argv, 2, score_command());
-  if (args.help()) {
-    std::cout << help_text(score_command());
-    return 0;
-  }
+  if (args.answered_help(std::cout)) return 0;
   if (!args.positional().empty()) throw args.usage();
   const Structure* only = only_structure(reg, args);
   ScoreOptions o;

@@ -36,10 +36,10 @@ inline std::vector<CommandOption> import_option_declarations() {
 inline ImportOptions import_options(const Args& args) {
   ImportOptions o;
   o.initial = args.value("initial");
-  const std::string nil = args.value("nil-reads").value_or("absent");
+  const std::string nil = args.text("nil-reads");
   if (nil != "absent" && nil != "unknown") throw UsageError("--nil-reads must be absent or unknown, got " + detail::quoted(nil));
   o.nil_reads_unknown = nil == "unknown";
-  const std::string cas = args.value("failed-cas").value_or("drop");
+  const std::string cas = args.text("failed-cas");
   if (cas != "drop" && cas != "false") throw UsageError("--failed-cas must be drop or false, got " + detail::quoted(cas));
   o.failed_cas_returns_false = cas == "false";
   return o;
