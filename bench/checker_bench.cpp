@@ -1,4 +1,4 @@
-// Benchmarks of the general checker (issue 2), run by tools/bench.sh and
+// Benchmarks of the general checker (issue 2), run as build/bench/checker_bench and
 // recorded in bench/RESULTS.md. Each builds its history once, outside the
 // timed loop, and reports operations checked and model steps per second.
 #include <benchmark/benchmark.h>

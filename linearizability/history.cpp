@@ -6,6 +6,7 @@
 #include <unordered_set>
 
 #include "linearizability/detail/quote.hpp"
+#include "linearizability/op_place.hpp"
 
 namespace warpcheck {
 
@@ -219,7 +220,11 @@ std::string describe_operation(const History& h, const Operation& op) {
   std::vector<std::string> args;
   // A batch of more than 16 keys shows its first 8 and last 4 (a GPU pop
   // of 1,024 keys would fill a screen); the history file holds them all.
-  auto keys = [](std::span<const int64_t> ks) {
+  auto number = [&](int64_t v) {
+    const std::string name = sentinel_name(h, v);
+    return std::to_string(v) + (name.empty() ? "" : " (" + name + ")");
+  };
+  auto keys = [&](std::span<const int64_t> ks) {
     constexpr size_t kHead = 8, kTail = 4;
     std::string s = "[";
     for (size_t i = 0; i < ks.size(); ++i) {
@@ -229,15 +234,15 @@ std::string describe_operation(const History& h, const Operation& op) {
         continue;
       }
       if (i) s += ',';
-      s += std::to_string(ks[i]);
+      s += number(ks[i]);
     }
     return s + "]";
   };
   const uint8_t a = spec ? spec->args : 0;
   auto value = [&](int64_t v) {
-    return h.meta.string_values && v >= 0 && uint64_t(v) < h.strings.size() ? detail::quoted(h.strings[size_t(v)]) : std::to_string(v);
+    return h.meta.string_values && v >= 0 && uint64_t(v) < h.strings.size() ? detail::quoted(h.strings[size_t(v)]) : number(v);
   };
-  if (a & kArgKey) args.push_back(std::to_string(d.key));
+  if (a & kArgKey) args.push_back(number(d.key));
   if (a & kArgExpected) args.push_back(value(d.expected));
   if (a & kArgValue) args.push_back(value(d.value));
   if (a & kArgCount) args.push_back(std::to_string(d.value));

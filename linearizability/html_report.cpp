@@ -1,6 +1,7 @@
 #include "linearizability/html_report.hpp"
 
 #include "linearizability/json_string.hpp"
+#include "linearizability/op_place.hpp"
 #include "models/detail/value_strings.hpp"
 
 #include <algorithm>
@@ -54,8 +55,10 @@ class PartWriter {
  public:
   // Times are written relative to `origin` (the history's first stamp): a
   // GPU clock's stamps pass 2^53, past which JavaScript numbers round.
-  PartWriter(const History& h, std::ostringstream& out, size_t max_steps, uint64_t origin)
-      : h_(h), out_(out), max_steps_(max_steps), origin_(origin) {}
+  // `meta`: the whole history's, whose words name teams (a counterexample's
+  // projection may not keep it).
+  PartWriter(const History& h, const HistoryMeta& meta, std::ostringstream& out, size_t max_steps, uint64_t origin)
+      : h_(h), place_(meta), out_(out), max_steps_(max_steps), origin_(origin) {}
 
   // ops: history indices shown; order: the part's linearization (may be empty).
   void write(const std::string& title, const std::vector<uint32_t>& ops, const std::vector<uint32_t>& order,
@@ -68,7 +71,7 @@ class PartWriter {
     for (size_t k = 0; k < ops.size(); ++k) {
       const Operation& op = h_.ops[ops[k]];
       auto it = position.find(ops[k]);
-      out_ << (k ? "," : "") << "{\"id\":" << op.id << ",\"team\":" << op.team << ",\"lane\":" << op.lane
+      out_ << (k ? "," : "") << "{\"id\":" << op.id << ",\"team\":" << op.team << ",\"where\":" << js_string(place_(op))
            << ",\"call\":" << op.call - origin_ << ",\"ret\":" << (op.pending() ? std::string("null") : std::to_string(op.ret - origin_))
            << ",\"desc\":" << js_string(describe_operation(h_, op));
       if (it != position.end()) out_ << ",\"pos\":" << it->second;
@@ -91,6 +94,7 @@ class PartWriter {
 
  private:
   const History& h_;
+  const OpPlaces place_;
   std::ostringstream& out_;
   size_t max_steps_;
   uint64_t origin_;
@@ -146,7 +150,7 @@ window.onerror = function () { errors++; document.getElementById('status').datas
     var all = document.querySelectorAll('.hl,.me');
     for (var i = 0; i < all.length; i++) all[i].classList.remove('hl', 'me');
     el.classList.add('me');
-    var s = 'id ' + op.id + '  team ' + op.team + ' lane ' + op.lane + '\n' + op.desc + '\n[' + op.call + ', ' +
+    var s = 'id ' + op.id + '  ' + op.where + '\n' + op.desc + '\n[' + op.call + ', ' +
             (op.ret === null ? 'pending' : op.ret) + ']\n';
     if (op.pos !== undefined) s += '\nstep ' + (op.pos + 1) + ' of the witness\nbefore ' + op.before + '\nafter  ' + op.after + '\n';
     if (op.partial) {
@@ -175,7 +179,7 @@ window.onerror = function () { errors++; document.getElementById('status').datas
     Object.keys(teams).sort(function (a, b) { return a - b; }).forEach(function (team) {
       var label = document.createElement('div');
       label.className = 'team';
-      label.textContent = 'team ' + team;
+      label.textContent = DATA.team_word + ' ' + team;
       div.appendChild(label);
       var lanes = [];  // each lane: end of its last bar; overlapping bars take new lanes
       teams[team].sort(function (a, b) { return a.call - b.call; }).forEach(function (o) {
@@ -225,16 +229,16 @@ void write_html_report(const History& h, const CheckResult& r, std::ostream& out
   if (r.counterexample)
     for (const Operation& op : r.counterexample->history.ops) origin = std::min(origin, op.call);
   if (origin == UINT64_MAX) origin = 0;
-  PartWriter parts(h, data, opt.max_ops, origin);
+  PartWriter parts(h, h.meta, data, opt.max_ops, origin);
   size_t shown = 0;
   data << "{\"model\":" << js_string(h.model().name) << ",\"verdict\":" << js_string(verdict_name(r.verdict))
        << ",\"algorithm\":" << js_string(r.algorithm) << ",\"reason\":" << js_string(r.reason)
-       << ",\"total\":" << h.ops.size() << ",\"origin\":" << js_string(std::to_string(origin));
+       << ",\"team_word\":" << js_string(OpPlaces(h.meta).team_word()) << ",\"total\":" << h.ops.size() << ",\"origin\":" << js_string(std::to_string(origin));
   if (h.meta.failure) data << ",\"failure\":" << failure_record_json(*h.meta.failure, /*inside_script=*/true);
   data << ",\"parts\":[";
   if (r.counterexample) {
     const Counterexample& cx = *r.counterexample;
-    PartWriter cx_parts(cx.history, data, opt.max_ops, origin);
+    PartWriter cx_parts(cx.history, h.meta, data, opt.max_ops, origin);
     std::vector<uint32_t> all(cx.history.ops.size());
     for (uint32_t i = 0; i < all.size(); ++i) all[i] = i;
     std::string title = "counterexample";

@@ -1,6 +1,7 @@
 #include "linearizability/report.hpp"
 
 #include "linearizability/json_string.hpp"
+#include "linearizability/op_place.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -34,7 +35,8 @@ std::string all_ids(const History& h) {
   return s;
 }
 
-void write_counterexample(const Counterexample& cx, std::ostream& out) {
+// `meta`: the whole history's (a projected counterexample's may not keep it).
+void write_counterexample(const HistoryMeta& meta, const Counterexample& cx, std::ostream& out) {
   const History& c = cx.history;
   out << "counterexample: " << c.ops.size() << " operation(s) from the " << cx.shrunk_from << " refuted"
       << (cx.key ? " on key " + std::to_string(*cx.key) : std::string()) << ", "
@@ -45,9 +47,10 @@ void write_counterexample(const Counterexample& cx, std::ostream& out) {
     out << ": pushes keep only these, pops return only these and ask for as many fewer)\n";
   }
   if (!cx.cut.empty()) out << "  (a time cut made " << cx.cut.size() << " operation(s) pending: they were still running at the cut)\n";
+  const OpPlaces place(meta);
   for (size_t i = 0; i < c.ops.size(); ++i) {
     const Operation& op = c.ops[i];
-    out << "  id " << op.id << "  team " << op.team << " lane " << op.lane << "  " << interval(op) << "  "
+    out << "  id " << op.id << "  " << place(op) << "  " << interval(op) << "  "
         << describe_operation(c, op) << "\n";
     if (i < cx.longest_with.size()) {
       out << "      longest partial linearization with it (" << cx.longest_with[i].size() << " ops):";
@@ -55,6 +58,18 @@ void write_counterexample(const Counterexample& cx, std::ostream& out) {
       for (uint32_t j : cx.longest_with[i]) out << " " << c.ops[j].id;
       out << "\n";
     }
+  }
+}
+
+void write_context(const History& h, const Counterexample& cx, const ReportOptions& opt, std::ostream& out) {
+  const std::vector<uint32_t> ops = context_of(h, cx, *opt.context);
+  out << "  context: " << ops.size() << " other operation(s) within " << *opt.context << " stamps of its span";
+  if (ops.size() > opt.max_context_ops) out << " (first " << opt.max_context_ops << "; --json gives all)";
+  out << (ops.empty() ? "\n" : ":\n");
+  const OpPlaces place(h.meta);
+  for (size_t i = 0; i < ops.size() && i < opt.max_context_ops; ++i) {
+    const Operation& op = h.ops[ops[i]];
+    out << "    id " << op.id << "  " << place(op) << "  " << interval(op) << "  " << describe_operation(h, op) << "\n";
   }
 }
 
@@ -90,6 +105,27 @@ void write_failure_record(const FailureRecord& f, std::ostream& out) {
     out << "\n";
   }
   if (!f.reproduce.empty()) out << "  reproduce: " << f.reproduce << "\n";
+}
+
+std::vector<uint32_t> context_of(const History& h, const Counterexample& cx, uint64_t margin) {
+  if (cx.history.ops.empty()) return {};
+  std::vector<uint64_t> ids;
+  uint64_t lo = kPendingTime, hi = 0;
+  for (const Operation& op : cx.history.ops) {
+    ids.push_back(op.id);
+    lo = std::min(lo, op.call);
+    hi = std::max(hi, op.pending() ? op.call : op.ret);
+  }
+  std::sort(ids.begin(), ids.end());
+  const uint64_t from = lo > margin ? lo - margin : 0, to = hi > kPendingTime - 1 - margin ? kPendingTime - 1 : hi + margin;
+  std::vector<uint32_t> out;
+  for (uint32_t i = 0; i < h.ops.size(); ++i) {
+    const Operation& op = h.ops[i];
+    if (op.call > to || (!op.pending() && op.ret < from)) continue;
+    if (!std::binary_search(ids.begin(), ids.end(), op.id)) out.push_back(i);
+  }
+  std::stable_sort(out.begin(), out.end(), [&](uint32_t a, uint32_t b) { return h.ops[a].call < h.ops[b].call; });
+  return out;
 }
 
 void write_text_report(const History& h, const CheckResult& r, std::ostream& out, const ReportOptions& opt) {
@@ -130,11 +166,22 @@ void write_text_report(const History& h, const CheckResult& r, std::ostream& out
     }
     out << "\n";
   }
-  if (r.counterexample) write_counterexample(*r.counterexample, out);
-  for (const Counterexample& cx : r.more_counterexamples) write_counterexample(cx, out);
+  auto counterexample = [&](const Counterexample& cx) {
+    write_counterexample(h.meta, cx, out);
+    if (opt.context) write_context(h, cx, opt, out);
+  };
+  if (r.counterexample) counterexample(*r.counterexample);
+  for (const Counterexample& cx : r.more_counterexamples) counterexample(cx);
 }
 
-void write_json_report(const History& h, const CheckResult& r, std::ostream& out) {
+void write_json_report(const History& h, const CheckResult& r, std::ostream& out, const ReportOptions& opt) {
+  // A counterexample's object, with its "context" ids under --context.
+  auto counterexample = [&](const Counterexample& cx) {
+    write_counterexample_json(cx, out);
+    if (!opt.context) return;
+    out.seekp(-1, std::ios::cur);  // reopen the object: its closing brace comes after the context
+    out << ",\"context\":[" << id_list(h, context_of(h, cx, *opt.context)) << "]}";
+  };
   out << "{\"verdict\":\"" << verdict_name(r.verdict) << "\",\"model\":\"" << h.model().name << "\",\"algorithm\":"
       << json_string(r.algorithm) << ",\"operations\":" << r.operations << ",\"parts\":" << r.partitions
       << ",\"parts_linearizable\":" << r.partitions_linearizable << ",\"steps\":" << r.steps << ",\"seconds\":" << r.seconds
@@ -150,14 +197,14 @@ void write_json_report(const History& h, const CheckResult& r, std::ostream& out
   if (r.verdict == Verdict::Linearizable) out << ",\"witness\":[" << id_list(h, r.witness) << "]";
   if (r.counterexample) {
     out << ",\"counterexample\":";
-    write_counterexample_json(*r.counterexample, out);
+    counterexample(*r.counterexample);
   }
   if (r.all_parts) {
     out << ",\"refuted_parts\":" << r.refuted_parts() << ",\"counterexamples\":[";
-    if (r.counterexample) write_counterexample_json(*r.counterexample, out);
+    if (r.counterexample) counterexample(*r.counterexample);
     for (const Counterexample& cx : r.more_counterexamples) {
       out << ",";
-      write_counterexample_json(cx, out);
+      counterexample(cx);
     }
     out << "]";
   }

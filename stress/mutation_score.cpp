@@ -90,6 +90,9 @@ MutantScore score_mutant(const Structure& s, const MutantSpec& m, size_t run, co
   const std::string flags = so.backend == Backend::Sim ? score.run : split_flags(s, score.run, so.backend).here;
   const ConfiguredRun configured(s, so.backend, flags + " --mutant " + m.name);
   score.hunt = hunt_in(configured, so.seeds.value_or(m.seeds), so.first_only);
+  if (score.hunt.first_seed)
+    score.reproduce = "warpcheck repro " + std::to_string(*score.hunt.first_seed) + " --structure " + s.spec.name +
+                      configured.options.run_flags();
   if (score.hunt.first && so.shrink && so.backend == Backend::Sim) {
     CheckOptions full = configured.check;
     full.shrink = true;
@@ -109,6 +112,7 @@ int print_mutation_score(const Registry& r, const Structure* only, const ScoreOp
          "| shrunk workload (ops) | counterexample (ops) |\n"
       << "|---|---|---|---|---|---|---|---|---|---|\n";
   int off = 0;
+  std::vector<std::string> reproduce;  // printed after the table, one a caught mutant
   for (const Structure& s : r.structures) {
     if ((only && &s != only) || !s.supports(o.backend)) continue;
     for (const MutantSpec& m : s.spec.mutants)
@@ -130,8 +134,14 @@ int print_mutation_score(const Registry& r, const Structure* only, const ScoreOp
             << " | " << (sc.workload_ops ? std::to_string(sc.shrunk_ops) + " of " + std::to_string(sc.workload_ops) : "-")
             << " | " << (sc.counterexample_ops ? std::to_string(sc.counterexample_ops) : "-") << " |\n"
             << std::flush;
+        if (!sc.reproduce.empty())
+          reproduce.push_back(sc.structure + " " + sc.mutant + (sc.run.empty() ? "" : " (" + sc.run + ")") + ", caught by " +
+                              oracle_names(h.first_caught_by) + " at seed " + std::to_string(*h.first_seed) + ": " +
+                              sc.reproduce);
       }
   }
+  if (!reproduce.empty()) out << "\n";
+  for (const std::string& line : reproduce) out << "reproduce " << line << "\n";
   return off;
 }
 

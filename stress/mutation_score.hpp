@@ -37,6 +37,7 @@ struct MutantScore {
   size_t shrunk_ops = 0, workload_ops = 0;  // after / before shrinking (0: not shrunk)
   size_t counterexample_ops = 0;            // the checker's shrunk counterexample (0: none)
   bool benign = false;  // declared not a bug: as declared when nothing catches it
+  std::string reproduce;  // when caught: the command line that reruns its first seed
   bool as_declared() const {
     if (benign) return hunt.caught == 0;
     return hunt.caught > 0 && (hunt.first_caught_by & expected) && (backend != Backend::Sim || hunt.replays);

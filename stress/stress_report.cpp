@@ -100,7 +100,8 @@ int report_failures(const StressSummary& sum, const SeedFailure* shrunk, const F
   }
   if (!sum.first_failure) return sum.unknown ? 2 : 0;
   const SeedFailure& f = shrunk ? *shrunk : *sum.first_failure;
-  out << "\nFAILED at seed " << f.seed << ": " << describe_failure(f.run, f.check) << "\n";
+  out << "\nFAILED at seed " << f.seed << ": " << describe_failure(f.run, f.check) << "\n"
+      << "caught by: " << failure_oracle_name(first_oracle(f.run, f.check)) << "\n";
   if (!f.run.fault_details.empty()) out << f.run.fault_details;
   for (size_t i = 1; i < f.run.invariant_violations.size(); ++i) out << "  also: " << f.run.invariant_violations[i] << "\n";
   if (f.check.verdict == Verdict::Violation) write_text_report(f.run.history, f.check, out);

@@ -42,6 +42,7 @@ sim::SimConfig simulator_config(const Target& t, Options& o, const Ops& probe_wo
   sim::SimConfig s;
   s.teams = t.shape.teams;
   s.lanes = t.sim_lanes;
+  s.team_word = t.team;
   const std::string& scheduler = o.text("scheduler");
   s.scheduler = scheduler == "pct"        ? sim::SchedulerKind::Pct
                 : scheduler == "targeted" ? sim::SchedulerKind::Targeted
@@ -195,6 +196,7 @@ void report_perturbation(const Options& o, const std::string& launch, const std:
 std::string run_configuration(const Structure& s, const Options& o, const Ops* workload) {
   std::string c = "{\"structure\":";
   append_json_string(c, s.spec.name);
+  c += ",\"team\":\"" + s.configure(o).team + "\"";  // what its teams are, for reports' words
   c += ",\"options\":" + o.run_json();
   if (workload) {
     c += ",\"workload\":";

@@ -112,6 +112,7 @@ struct SuiteRun {
 struct StructureSpec {
   std::string name;
   std::string description;              // one line
+  std::string team = "warp";            // what runs an operation: "warp" or "block" (one lane a team: a thread)
   OptionTable options;                  // its own, beyond the stress run's
   std::vector<MutantSpec> mutants;
   std::vector<FixSpec> fixes;
@@ -137,6 +138,7 @@ struct Target {
   std::string summary;  // one line
   WorkloadShape shape;
   uint32_t sim_lanes = 32;
+  std::string team = "warp";  // what a team is, in reports: the structure's declared team, "thread" with one lane
   ModelId model = ModelId::Set;
   std::function<SeedRun(const sim::SimConfig&, const Ops&)> sim;
   std::function<SeedRun(uint64_t seed, const Ops&)> threads;  // empty: not supported
@@ -211,11 +213,12 @@ Structure make_structure() {
   s.backends.push_back(Backend::Sim);
   if constexpr (threads) s.backends.push_back(Backend::Threads);
   if constexpr (gpu) s.backends.push_back(Backend::Gpu);
-  s.configure = [](const Options& o) {
+  s.configure = [team = s.spec.team](const Options& o) {
     const C c = A::configure(o);
     Target t;
     t.shape = A::workload(c);
     t.sim_lanes = A::sim_lanes(c);
+    t.team = t.sim_lanes == 1 ? "thread" : team;
     t.model = A::model(c);
     t.sim = [c](const sim::SimConfig& cfg, const Ops& ops) { return A::run_sim(c, cfg, ops); };
     if constexpr (threads) t.threads = [c](uint64_t seed, const Ops& ops) { return A::run_threads(c, seed, ops); };

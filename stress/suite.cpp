@@ -42,7 +42,8 @@ int run_suite(const Registry& r, const Structure* only, const SuiteOptions& o, s
         const Backend b = pinned ? Backend::Sim
                                  : resolve_backend(s, o.backend ? std::optional<std::string>(std::string(backend_name(*o.backend)))
                                                                  : std::nullopt, gpu);
-        std::string flags = run.run + " --quiet";
+        // Not --quiet: a long run's progress line (a plain line every 10 s in a log) says it is alive.
+        std::string flags = run.run;
         if (!o.out_dir.empty()) flags += " --out " + o.out_dir + "/" + s.spec.name + "_" + std::to_string(i) + " --keep " + o.keep;
         got = run_stress_request(request_from_flags(s, b, flags), out, err);
       } catch (const std::invalid_argument& e) {

@@ -14,6 +14,7 @@
 #include "tools/cli_args.hpp"
 #include "tools/commands.hpp"
 #include "tools/model_option.hpp"
+#include "tools/phase_progress.hpp"
 
 namespace warpcheck::cli {
 
@@ -44,9 +45,12 @@ const CommandSpec& check_command() {
                    {"all-parts", "", "every refuted key and its counterexample, not only the first in key order", ""},
                    {"json", "", "the verdict as JSON (docs/history-format.md)", ""},
                    {"html", "OUT.html", "also write the HTML report", ""},
+                   {"context", "T", "with each counterexample, the other operations (other keys') within T stamps of its span "
+                                     "(0: those overlapping it)", ""},
                    {"no-partition", "", "check the history whole, not key by key", ""},
                    {"no-shrink", "", "report a counterexample as found", ""},
-                   {"no-prune", "", "the search without its pruning (for comparisons)", ""}}};
+                   {"no-prune", "", "the search without its pruning (for comparisons)", ""},
+                   {"quiet", "", "no progress line on stderr (shown from 2 s on: the phase and its time)", ""}}};
     for (CommandOption& o : import_option_declarations()) s.options.push_back(std::move(o));
     return s;
   }();
@@ -80,6 +84,10 @@ int run_check(int argc, char** argv) {
   else if (algo == "hint-replay") opt.algorithm = Algorithm::HintReplay;
   else throw UsageError("--algo must be auto, search or hint-replay, got " + detail::quoted(algo));
   const bool json = args.flag("json");
+  ReportOptions shown;
+  if (args.value("context")) shown.context = args.integer("context", 0, UINT64_MAX - 1);
+  PhaseProgress progress(args.flag("quiet"));
+  progress.phase("check: reading " + args.positional()[0]);
   History h;
   {
     detail::Budget loading;
@@ -89,14 +97,17 @@ int run_check(int argc, char** argv) {
     try {
       h = load_history(args.positional()[0], model_option(args), format_option(args), import_options(args));
     } catch (const detail::BudgetExhausted& e) {
+      progress.stop();
       return report_unknown_before_check(std::string(e.why == detail::BudgetStop::Memory ? "memory" : "time") +
                                              " budget ran out while reading the history",
                                          json);
     }
   }
+  progress.phase("check: deciding " + std::to_string(h.ops.size()) + " operations");
   const CheckResult r = check_history(h, opt);
-  if (json) write_json_report(h, r, std::cout);
-  else write_text_report(h, r, std::cout);
+  progress.stop();
+  if (json) write_json_report(h, r, std::cout, shown);
+  else write_text_report(h, r, std::cout, shown);
   if (auto html = args.value("html")) {
     std::ofstream page(*html, std::ios::trunc);
     if (!page) throw InputError(*html + ": cannot open for writing");

@@ -1,6 +1,6 @@
 // A structure's memory, described once as arrays of units and laid out from
 // that description in host memory (the simulator, real threads, invariant
-// checks) or on the device (stress/gpu/device_memory.cuh): one place sets
+// checks) or on the device (stress/gpu/device_buffer.cuh): one place sets
 // up a structure's memory for every back-end.
 #pragma once
 #include <cstddef>

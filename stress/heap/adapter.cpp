@@ -15,6 +15,7 @@ StructureSpec HeapAdapter::declare() {
   const std::string deep = " --block 1 --k 1 --ops-per-team 4 --prefill 6 --full-batches 1 --scheduler pct --pct-steps 3000";
   StructureSpec s;
   s.name = "heap";
+  s.team = "block";
   s.description = "the generalized batched heap (Chen et al.): top-down (td) or bottom-up (bu) inserts, as printed or fixed";
   s.model = "batched priority queue (push of up to k keys, pop of the k smallest)";
   s.options = {

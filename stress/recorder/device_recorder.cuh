@@ -15,13 +15,10 @@
 
 namespace warpcheck::record {
 
-// Teams of a launch's grid and block shape (any dimensions).
+// Teams of a launch's grid and block shape (any dimensions): the host's
+// teams_for (recorder.hpp) on their sizes.
 inline uint32_t teams_for(team_kind team, dim3 grid, dim3 block) {
-  const uint64_t n = teams_for_launch(team, uint64_t(grid.x) * grid.y * grid.z, uint64_t(block.x) * block.y * block.z);
-  if (n == 0 || n > UINT32_MAX)
-    throw std::invalid_argument("recorder: a launch of " + std::to_string(n) + " " + std::string(team_kind_name(team)) +
-                                " teams cannot be recorded (1 to 2^32-1)");
-  return static_cast<uint32_t>(n);
+  return teams_for(team, uint64_t(grid.x) * grid.y * grid.z, uint64_t(block.x) * block.y * block.z);
 }
 
 class Recorder {

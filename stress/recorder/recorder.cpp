@@ -71,6 +71,16 @@ uint64_t teams_for_launch(team_kind team, uint64_t blocks, uint64_t threads_per_
   return 0;
 }
 
+uint32_t teams_for(team_kind team, uint64_t blocks, uint64_t threads_per_block) {
+  const bool overflows = threads_per_block != 0 && blocks > UINT64_MAX / threads_per_block;
+  const uint64_t n = overflows ? 0 : teams_for_launch(team, blocks, threads_per_block);
+  if (n == 0 || n > UINT32_MAX)
+    throw std::invalid_argument("recorder: a launch of " +
+                                (overflows ? std::string("more than 2^64") : std::to_string(n)) + " " +
+                                std::string(team_kind_name(team)) + " teams cannot be recorded (1 to 2^32-1)");
+  return static_cast<uint32_t>(n);
+}
+
 Summary summarize(const HostLog& log, const Settings& s, uint64_t unrecorded) {
   Summary out;
   out.unrecorded = unrecorded;
@@ -97,7 +107,7 @@ Summary summarize(const HostLog& log, const Settings& s, uint64_t unrecorded) {
     else out.message = "incomplete: ";
     out.message += std::to_string(unrecorded) + " operation(s) ran on " + std::string(team_kind_name(s.team)) +
                    " teams past the recorder's " + std::to_string(s.teams) +
-                   ": make teams cover the launch (record::teams_for_launch)";
+                   ": make teams cover the launch (record::teams_for)";
   }
   if (!out.message.empty()) out.message += "; a check of this history answers UNKNOWN";
   return out;

@@ -20,7 +20,7 @@ namespace warpcheck::record {
 struct Settings {
   std::string model;              // a model name: "queue", "stack", "set", "map", ... (models/registry.hpp)
   team_kind team = team_kind::thread;
-  uint32_t teams = 0;             // streams: threads, warps or blocks of the run (teams_for_launch)
+  uint32_t teams = 0;             // streams: threads, warps or blocks of the run (teams_for)
   uint32_t ops_per_team = 0;      // records one team's stream holds
   core::clock_kind clock = core::clock_kind::global_timer;  // host: a steady clock; ticket: exact order, one shared counter
   uint64_t seed = 0;              // stored in the history's header
@@ -35,6 +35,13 @@ void validate(const Settings& s);
 // Teams of a launch of `blocks` blocks of `threads_per_block` threads:
 // threads, warps (whole or partial, per block) or blocks.
 uint64_t teams_for_launch(team_kind team, uint64_t blocks, uint64_t threads_per_block);
+
+// The same, for Settings::teams: checked to fit a recorder (1 to 2^32-1,
+// std::invalid_argument otherwise). Host and CUDA builds alike; host
+// threads are teams_for(team_kind::thread, 1, threads). CUDA builds also
+// take a launch's shapes: teams_for(team, dim3 grid, dim3 block)
+// (device_recorder.cuh).
+uint32_t teams_for(team_kind team, uint64_t blocks, uint64_t threads_per_block);
 
 std::string_view team_kind_name(team_kind team);
 

@@ -15,6 +15,9 @@ class bounded_spin {
   WC_HD bounded_spin(Team& t, const void* waiting_on) : t_(t), on_(waiting_on) {}
   WC_HD WC_FORCE_INLINE bool again() { return t_.spin(on_, ++iterations_); }
   WC_HD uint64_t iterations() const { return iterations_; }
+  // A loop that moves on (a lateral walk) waits on another word now: the
+  // reports name the one it waits on, not the one it started from.
+  WC_HD void now_on(const void* waiting_on) { on_ = waiting_on; }
 
  private:
   Team& t_;

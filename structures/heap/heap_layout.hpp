@@ -50,7 +50,7 @@ inline constexpr uint32_t td_fixed = hold_target_parent | release_marked_target;
 inline constexpr uint32_t bu_fixed = phase_gate | checked_trylock;                // --variant bu-fixed
 }  // namespace heap_fix
 
-// Planted bugs, one switch each (see stress/heap_config.cpp for what each
+// Planted bugs, one switch each (see stress/heap/config.cpp for what each
 // breaks and which oracle should catch it).
 enum class heap_mutant : uint8_t {
   none,

@@ -66,8 +66,9 @@
 //    delete removed A while the lane of a later free slot reads before an
 //    insert of B there completed, with B's insert finished before the delete
 //    began. There is then no moment without an instance, yet the scan saw
-//    none. (PCT found this at seed 2481; tests/test_slab_hash.cpp keeps the
-//    race.) So multimap deletes bracket their CAS with a per-slab guard word
+//    none. (PCT found this at seed 2481;
+//    tests/structures/slab_hash/test_slab_hash.cpp keeps the race.) So
+//    multimap deletes bracket their CAS with a per-slab guard word
 //    (lane 30, unused by pairs), and an absent answer is given only from
 //    slab reads that the guard shows no delete overlapped: a snapshot.
 #pragma once

@@ -64,6 +64,22 @@ printf '\x01' | dd of="$tmp/g.bin" bs=1 seek=300 conv=notrunc 2>/dev/null
 expect "corrupted binary" 3 $? "$tmp/out" "checksum"
 "$warpcheck" check "$data/known/lin_pq_batch.jsonl" --model register >"$tmp/out" 2>&1
 expect "wrong model for the history" 3 $? "$tmp/out" "not part of model"
+# --context T: a lost insert's counterexample (two operations on key 5)
+# with the other key's erase that ran inside its span, the culprit of a
+# slot stolen; a wider T takes in more; the recorder's warps and lanes named.
+stolen=$data/known/viol_map_slot_stolen_by_another_keys_erase.jsonl
+"$warpcheck" check "$stolen" --context 0 >"$tmp/out" 2>&1
+expect "--context 0" 1 $? "$tmp/out" "context: 1 other operation(s) within 0 stamps of its span:"
+expect "--context 0 names the culprit" 1 1 "$tmp/out" "^    id 3  warp 2 lane 7  \[15, 35\]  erase(9) -> true$"
+expect "the counterexample in warps and lanes" 1 1 "$tmp/out" "^  id 2  warp 1 lane 5  \[10, 20\]  insert(5,50) -> true$"
+"$warpcheck" check "$stolen" --context 70 >"$tmp/out" 2>&1
+expect "--context 70" 1 $? "$tmp/out" "context: 3 other operation(s) within 70 stamps"
+"$warpcheck" check "$stolen" --context 0 --json >"$tmp/out" 2>&1
+expect "--context in JSON" 1 $? "$tmp/out" '"shrunk_from":2,"key":5,.*"context":\[3\]}'
+"$warpcheck" check "$stolen" >"$tmp/out" 2>&1
+grep -q "context:" "$tmp/out" && { echo "FAIL: context shown without --context"; failed=$((failed + 1)); }
+"$warpcheck" check "$stolen" --context -1 >"$tmp/out" 2>&1
+expect "--context refuses a negative span" 3 $? "$tmp/out" "context"
 "$warpcheck" check "$tmp/does-not-exist" >"$tmp/out" 2>&1
 expect "missing file" 3 $? "$tmp/out" "cannot open"
 "$warpcheck" frobnicate >"$tmp/out" 2>&1

@@ -65,10 +65,10 @@ grep -q "the history's to say" "$dir/out" || { cat "$dir/out"; fail "a run optio
 # Deadlocks and shadow violations are faults with a report; their folders'
 # histories say so (check exits 4, never 0) and name the oracle.
 expect 1 stress --structure sorted-set --backend sim --mutant keep_lock_on_miss --seeds 3 --quiet --no-shrink --out "$dir/d"
-grep -q "wait-for cycle: team" "$dir/out" || { cat "$dir/out"; fail "no wait-for cycle"; }
+grep -q "wait-for cycle: warp [0-9]* -> warp" "$dir/out" || { cat "$dir/out"; fail "no wait-for cycle"; }
 expect 4 check "$dir/d/history.bin"
 grep -q "^RUN FAILED: deadlock detector: " "$dir/out" || { cat "$dir/out"; fail "the deadlock's history does not say so"; }
-grep -q "^ *wait-for cycle: team" "$dir/out" || { cat "$dir/out"; fail "the deadlock's history has no wait-for cycle"; }
+grep -q "^ *wait-for cycle: warp" "$dir/out" || { cat "$dir/out"; fail "the deadlock's history has no wait-for cycle"; }
 grep -q "^the checker on the history: " "$dir/out" || fail "no checker verdict under the record"
 expect 4 check "$dir/d/history.bin" --json
 grep -q '"outcome":"RUN FAILED","run_failed":{"oracle":"deadlock detector"' "$dir/out" || { cat "$dir/out"; fail "check --json"; }
@@ -87,7 +87,7 @@ grep -q "| 30 | 30 of 30 | 30 of 30 | 30 of 30 | 0 |" "$dir/out" || { cat "$dir/
 expect 0 stress --structure heap --variant bu-fixed --backend sim --seeds 30 --quiet --phases --prefill 2
 expect 1 stress --structure heap --variant td --backend sim --seeds 30 --quiet --out "$dir/h"
 grep -q "spin bound" "$dir/out" || { cat "$dir/out"; fail "td: no deadlock report"; }
-grep -q "held by team" "$dir/out" || { cat "$dir/out"; fail "td: no lock owner"; }
+grep -q "held by \(warp\|block\) [0-9]" "$dir/out" || { cat "$dir/out"; fail "td: no lock owner"; }
 repro=$(sed -n 's/^reproduce: warpcheck //p' "$dir/out")
 # shellcheck disable=SC2086
 expect 1 $repro --quiet --out "$dir/i"

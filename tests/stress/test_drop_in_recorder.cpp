@@ -192,6 +192,12 @@ TEST(DropInRecorder, LaunchShapesGiveTheirTeams) {
   EXPECT_EQ(record::teams_for_launch(record::team_kind::thread, 3, 100), 300u);
   EXPECT_EQ(record::teams_for_launch(record::team_kind::warp, 3, 100), 12u);  // 4 warps a block, the last partial
   EXPECT_EQ(record::teams_for_launch(record::team_kind::block, 3, 100), 3u);
+  // teams_for: the same on the host too, checked to fit a recorder.
+  EXPECT_EQ(record::teams_for(record::team_kind::warp, 3, 100), 12u);
+  EXPECT_EQ(record::teams_for(record::team_kind::thread, 1, 8), 8u);  // eight host threads
+  EXPECT_THROW(record::teams_for(record::team_kind::thread, 0, 8), std::invalid_argument);
+  EXPECT_THROW(record::teams_for(record::team_kind::thread, uint64_t(1) << 20, uint64_t(1) << 20), std::invalid_argument);
+  EXPECT_THROW(record::teams_for(record::team_kind::thread, uint64_t(1) << 40, uint64_t(1) << 40), std::invalid_argument);
 }
 
 // Teams of the simulator record with the team's clock (the step) through

@@ -1,7 +1,7 @@
 // The simulator's memory models against the litmus tests: sequentially
 // consistent memory never shows a weak outcome; the relaxed mode shows
 // every one that PTX allows and it can produce (load buffering it cannot:
-// docs/relaxed-memory.md), and never one that PTX forbids. (bench/litmus
+// docs/relaxed-memory.md), and never one that PTX forbids. (bench/litmus.cpp
 // runs 10^5 seeds a test; here enough for each allowed outcome to show.)
 #include <gtest/gtest.h>
 

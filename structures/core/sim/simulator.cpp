@@ -285,11 +285,9 @@ void Simulator::access(uint32_t lane, core::access a, const void* address) {
   }
   if (address) {
     if (auto v = shadow_.check(address, a)) {
-      std::ostringstream m;
-      m << "team " << l.team << " lane " << l.lane << ": " << access_name(a) << " of " << describe(address)
-        << ", a " << unit_state_name(v->state) << " unit, at step " << step_;
+      const std::string m = unit_fault_message(lane, access_name(a), address, v->state);
       report_.violation = std::move(v);
-      fault(lane, Outcome::ShadowViolation, m.str());
+      fault(lane, Outcome::ShadowViolation, m);
     }
   }
 }
@@ -304,7 +302,7 @@ bool Simulator::spin(uint32_t lane, const void* waiting_on, uint64_t iteration) 
   yield_to_scheduler();
   if (iteration > config_.spin_bound) {
     std::ostringstream m;
-    m << "team " << l.team << " lane " << l.lane << " spun " << iteration << " times on " << describe(waiting_on)
+    m << lane_name(lane) << " spun " << iteration << " times on " << describe(waiting_on)
       << " (bound " << config_.spin_bound << ") at step " << step_;
     fault(lane, Outcome::SpinBound, m.str());
   }
@@ -326,7 +324,7 @@ uint64_t Simulator::collective(uint32_t lane, Collective op, uint64_t value, uin
     g.first = l.lane;
   } else if (g.op != op) {
     std::ostringstream m;
-    m << "team " << l.team << ": lane " << l.lane << " reached " << collective_name(op) << " while lane " << g.first
+    m << team_name(l.team) << ": lane " << l.lane << " reached " << collective_name(op) << " while lane " << g.first
       << " waits at " << collective_name(g.op) << " (step " << step_ << ")";
     fault(lane, Outcome::Divergence, m.str());
   }
@@ -395,11 +393,9 @@ uint64_t Simulator::coalesced_load(uint32_t lane, const void* address, size_t by
       if (g.leader[m] != me) continue;
       const void* a = reinterpret_cast<const void*>(g.address[m]);
       if (auto v = shadow_.check(a, core::access::load)) {
+        const std::string message = unit_fault_message(base + m, "coalesced load", a, v->state);
         report_.violation = std::move(v);
-        fault(base + m, Outcome::ShadowViolation, "team " + std::to_string(lanes_[lane].team) + " lane " + std::to_string(m) +
-                                                      ": coalesced load of " + describe(a) + ", a " +
-                                                      std::string(unit_state_name(report_.violation->state)) + " unit, at step " +
-                                                      std::to_string(step_));
+        fault(base + m, Outcome::ShadowViolation, message);
       }
       lanes_[base + m].last_load_step = step_;
       g.loaded[m] = read(base + m, a, g.bytes[m], o, s);
@@ -440,13 +436,10 @@ void Simulator::fenced(uint32_t lane, core::order o, core::scope s) {
 void Simulator::changed_by_rmw(uint32_t lane, const void* address, size_t bytes) {
   if (targeting_) wrote(lane, address, bytes);
   if (auto v = shadow_.check(address, core::access::store)) {
-    const Lane& l = lanes_[lane];
-    std::ostringstream m;
-    m << "team " << l.team << " lane " << l.lane << ": read-modify-write of " << describe(address) << ", a "
-      << unit_state_name(v->state) << " unit, at step " << step_;
+    const std::string m = unit_fault_message(lane, "read-modify-write", address, v->state);
     v->access = core::access::rmw;
     report_.violation = std::move(v);
-    fault(lane, Outcome::ShadowViolation, m.str());
+    fault(lane, Outcome::ShadowViolation, m);
   }
 }
 
@@ -472,16 +465,16 @@ void Simulator::act_on(uint32_t lane, const void* unit, uint64_t read_step, cons
   const std::string op = team_operation_[l.team].empty() ? "" : " (" + team_operation_[l.team] + ")";
   const std::string by = r.operation.empty() ? "" : " (" + r.operation + ")";
   std::ostringstream m;
-  m << "team " << l.team << op << " " << what << " " << describe(unit) << ", read at step " << read_step << ", which team "
-    << r.team << by << " had marked a zombie at step " << r.step;
-  report_.details = "  the read:      team " + std::to_string(l.team) + op + " read " + describe(unit) + " at step " +
-                    std::to_string(read_step) + "\n  the zombie:    team " + std::to_string(r.team) + by + " marked it at step " +
+  m << team_name(l.team) << op << " " << what << " " << describe(unit) << ", a zombie: read at step " << read_step << ", after "
+    << team_name(r.team) << by << " had marked it a zombie at step " << r.step;
+  report_.details = "  the read:      " + team_name(l.team) + op + " read " + describe(unit) + " at step " +
+                    std::to_string(read_step) + "\n  the zombie:    " + team_name(r.team) + by + " marked it at step " +
                     std::to_string(r.step) + "\n  the decision:  " + what + ", at step " + std::to_string(step_) + "\n";
   fault(lane, Outcome::ZombieTraversal, m.str());
 }
 
 void Simulator::fail(uint32_t lane, const char* what, const void* address) {
-  std::string m = "team " + std::to_string(lanes_[lane].team) + " lane " + std::to_string(lanes_[lane].lane) + ": " + what;
+  std::string m = lane_name(lane) + ": " + what;
   if (address) m += " at " + describe(address);
   fault(lane, Outcome::LaneError, m + " (step " + std::to_string(step_) + ")");
 }
@@ -708,6 +701,39 @@ void Simulator::end_a_preemption() {
   wake_delayed(false);
 }
 
+std::string Simulator::team_word() const {
+  if (!config_.team_word.empty()) return config_.team_word;
+  const uint32_t n = config_.lanes;
+  return n == 32 ? "warp" : n == 1 ? "thread" : n > 32 ? "block" : "team";
+}
+
+std::string Simulator::team_name(uint32_t team) const { return team_word() + " " + std::to_string(team); }
+
+std::string Simulator::lane_name(uint32_t lane) const {
+  const std::string word = team_word();
+  if (word == "thread") return team_name(lanes_[lane].team);
+  return team_name(lanes_[lane].team) + (word == "block" ? " thread " : " lane ") + std::to_string(lanes_[lane].lane);
+}
+
+// A shadow-state fault: who touched which unit in which state ("a zombie"
+// for a retired one, with who marked it and when).
+std::string Simulator::unit_fault_message(uint32_t lane, std::string_view access, const void* address,
+                                          core::unit_state state) const {
+  std::ostringstream m;
+  m << lane_name(lane) << ": " << access << " of " << describe(address) << ", ";
+  if (state == core::unit_state::retired) {
+    m << "a zombie";
+    const auto base = shadow_.unit_base(address);
+    const auto it = base ? retired_.find(*base) : retired_.end();
+    if (it != retired_.end()) m << " (marked by " << team_name(it->second.team) << " at step " << it->second.step << ")";
+  } else {
+    m << "a" << (state == core::unit_state::uninitialized || state == core::unit_state::allocated ? "n " : " ")
+      << unit_state_name(state) << " unit";
+  }
+  m << ", at step " << step_;
+  return m.str();
+}
+
 std::string Simulator::describe(const void* address) const {
   std::ostringstream s;
   if (auto name = shadow_.name_of(address)) return *name;
@@ -743,18 +769,21 @@ void Simulator::describe_blocked(RunReport& r) const {
         ++j;
       }
       std::ostringstream p;
-      p << (j - i > 1 ? "lanes " + std::to_string(i) + "-" + std::to_string(j - 1) : "lane " + std::to_string(i));
+      const std::string team = team_word();
+      const char* word = team == "block" ? "thread" : "lane";
+      if (team != "thread")  // a thread's name says it all
+        p << word << (j - i > 1 ? "s " + std::to_string(i) + "-" + std::to_string(j - 1) : " " + std::to_string(i));
       if (l.spin_on) {
         p << " spinning on " << describe(l.spin_on) << " (" << l.spins << " iterations";
         if (auto o = owner_of(l.spin_on)) {
-          p << ", held by team " << *o << (*o == t ? ", itself" : "");
+          p << ", held by " << team_name(*o) << (*o == t ? ", itself" : "");
           waits_for[t].insert(*o);
         }
         p << ")";
       } else if (l.state == Lane::State::Blocked) {
         p << " waiting at " << collective_name(l.at);
       } else if (l.state == Lane::State::Gated) {
-        p << " waiting to begin its operation (team " << guidance_->op(l.guide_op).stream << " job "
+        p << " waiting to begin its operation (" << team_name(guidance_->op(l.guide_op).stream) << " job "
           << guidance_->op(l.guide_op).job << ") in the guide's order";
       } else if (l.beginning) {
         p << " runnable, next: begins an operation";
@@ -766,12 +795,12 @@ void Simulator::describe_blocked(RunReport& r) const {
       i = j;
     }
     if (parts.empty()) continue;
-    d << "  team " << t << ":";
-    for (size_t k = 0; k < parts.size(); ++k) d << (k ? "; " : " ") << parts[k];
-    if (done) d << "; " << done << " lanes finished";
+    d << "  " << team_name(t) << ":";
+    for (size_t k = 0; k < parts.size(); ++k) d << (k ? "; " : parts[k][0] == ' ' ? "" : " ") << parts[k];
+    if (done) d << "; " << done << (team_word() == "block" ? " threads finished" : " lanes finished");
     d << "\n";
   }
-  for (auto& [lock, team] : lock_owner_) d << "  lock " << describe(lock) << " held by team " << team << "\n";
+  for (auto& [lock, team] : lock_owner_) d << "  lock " << describe(lock) << " held by " << team_name(team) << "\n";
   // A wait-for cycle, starting from the faulting team when it is on one.
   std::vector<uint32_t> starts{r.team};
   for (auto& [t, _] : waits_for) starts.push_back(t);
@@ -791,8 +820,8 @@ void Simulator::describe_blocked(RunReport& r) const {
   }
   if (!r.wait_cycle.empty()) {
     d << "  wait-for cycle:";
-    for (uint32_t t : r.wait_cycle) d << " team " << t << " ->";
-    d << " team " << r.wait_cycle.front() << "\n";
+    for (uint32_t t : r.wait_cycle) d << " " << team_name(t) << " ->";
+    d << " " << team_name(r.wait_cycle.front()) << "\n";
   }
   r.details += d.str();
 }
@@ -825,8 +854,7 @@ RunReport Simulator::run(const std::function<void(sim_team&)>& body) {
         if (!stopped_) {
           stopped_ = true;
           report_.outcome = Outcome::LaneError;
-          report_.message = "team " + std::to_string(lanes_[g].team) + " lane " + std::to_string(lanes_[g].lane) +
-                            ": " + ex.what();
+          report_.message = lane_name(g) + ": " + ex.what();
           report_.team = lanes_[g].team;
           report_.lane = lanes_[g].lane;
         }

@@ -44,6 +44,9 @@ enum class MemoryModel : uint8_t { sc, relaxed };
 struct SimConfig {
   uint32_t teams = 1;
   uint32_t lanes = 32;  // lanes per team: 32 for a warp, more for a block
+  // What a team is, in reports: "warp", "block" or "thread"; empty: by its
+  // lanes (1 a thread, 32 a warp, more a block, else "team").
+  std::string team_word;
   uint64_t seed = 1;
   SchedulerKind scheduler = SchedulerKind::Random;
   uint32_t pct_depth = 2;      // d: the bug depth PCT aims at (d-1 change points)
@@ -151,6 +154,12 @@ class Simulator {
 
   // Names an address for reports: "pool[unit]+offset" inside a shadow pool.
   std::string describe(const void* address) const;
+  // Names a team and one of its lanes in the GPU's words for the shape run:
+  // "warp 3" and "warp 3 lane 7" (32 lanes), "block 1 thread 70" (more),
+  // "thread 9" (one lane a team), else "team 2 lane 5".
+  std::string team_word() const;
+  std::string team_name(uint32_t team) const;
+  std::string lane_name(uint32_t lane) const;  // `lane`: the simulator's index of every lane
 
   // ---- called by sim_team, on the lane that runs now ----
   void access(uint32_t lane, core::access a, const void* address);
@@ -237,6 +246,7 @@ class Simulator {
   bool inside_overlap(uint32_t team) const;  // the team's operation overlaps another team's in the guide
   [[noreturn]] void fault(uint32_t lane, Outcome o, std::string message);
   void describe_blocked(RunReport& r) const;
+  std::string unit_fault_message(uint32_t lane, std::string_view access, const void* address, core::unit_state state) const;
 
   SimConfig config_;
   ShadowMemory shadow_;

@@ -23,6 +23,7 @@ WC_HD uint32_t lock_enclosing(team_context<Team>& c, uint32_t from, uint32_t k) 
       continue;
     }
     if (c.locked(r) || !c.try_lock(r)) {  // lines 10-14
+      wait.now_on(c.s.entry_at(ch, c.lock_lane));
       if (!c.spin(wait)) return kNil;
       continue;
     }
@@ -65,6 +66,7 @@ WC_HD uint32_t lock_next(team_context<Team>& c, uint32_t held, bool& last) {
       continue;
     }
     if (c.locked(r) || !c.try_lock(r)) {
+      wait.now_on(c.s.entry_at(next, c.lock_lane));
       if (!c.spin(wait)) return kNil;
       continue;
     }

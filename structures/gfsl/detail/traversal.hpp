@@ -214,6 +214,7 @@ WC_HD lateral_result walk_to_enclosing(team_context<Team>& c, uint32_t from, uin
         return out;
       }
       if (revalidate.iterations() >= c.s.validation_tries) return settled_under_lock(c, cur, k);
+      revalidate.now_on(c.s.entry_at(cur, c.lock_lane));
       if (!c.spin(revalidate)) break;  // a writer held the chunk or changed it: wait
     }
     before = lock_before_read(c, cur);  // and read the chunk again

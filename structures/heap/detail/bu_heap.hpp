@@ -26,7 +26,7 @@
 //    loop's body, like line 20.
 //  - delete, one node left: Fig. 4(c)'s `if (tar == 1) return`, as in TD.
 // Findings (kept as printed; each has a named fix, so it can be reproduced
-// with the others fixed: tests/test_heap.cpp, bench/RESULTS.md):
+// with the others fixed: tests/structures/heap/test_heap.cpp, bench/RESULTS.md):
 //  B1 delete line 9 locks the last node only from AVAIL, though it may be a
 //     parked insert's node (INSHOLD) whose insert waits (line 19) for the
 //     root this delete holds: a wait-for cycle (heap_fix::take_parked_last

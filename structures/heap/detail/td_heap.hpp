@@ -26,7 +26,7 @@
 //  - delete, one node left: Fig. 10 would lock the root it already holds
 //    (line 13, a self-deadlock); Fig. 4(c)'s `if (tar == 1) return` is kept.
 //
-// Findings (what the framework showed; tests/test_heap.cpp replays them):
+// Findings (what the framework showed; tests/structures/heap/test_heap.cpp replays them):
 //  F1 (paper): after line 20 releases the target's parent, and before line
 //     23 writes the target, a delete can lock that parent, see the target
 //     as "no child" (line 22: TARGET is not AVAIL), and leave the parent

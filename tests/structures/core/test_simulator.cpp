@@ -243,8 +243,10 @@ TEST(SimDeadlock, TwoLocksInOppositeOrderReportTheCycle) {
     ++deadlocks;
     ASSERT_EQ(r.outcome, Outcome::SpinBound) << r.message;
     ASSERT_EQ(r.wait_cycle.size(), 2u) << r.details;
-    EXPECT_NE(r.details.find("team 0: lane 0 spinning on locks[1]"), std::string::npos) << r.details;
-    EXPECT_NE(r.details.find("team 1: lane 0 spinning on locks[0]"), std::string::npos) << r.details;
+    // One-lane teams are threads, named as such.
+    EXPECT_NE(r.details.find("  thread 0: spinning on locks[1] (") , std::string::npos) << r.details;
+    EXPECT_NE(r.details.find("  thread 1: spinning on locks[0] ("), std::string::npos) << r.details;
+    EXPECT_NE(r.details.find("held by thread 1"), std::string::npos) << r.details;
     EXPECT_NE(r.details.find("wait-for cycle"), std::string::npos) << r.details;
   }
   EXPECT_GT(deadlocks, 0);

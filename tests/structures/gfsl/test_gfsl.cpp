@@ -277,11 +277,36 @@ TEST(Gfsl, TheZombieDetectorNamesTheChunkAndBothEvents) {
   ASSERT_TRUE(h.first.has_value()) << "no_zombie_skip survived";
   ASSERT_EQ(h.first_caught_by, kOracleZombie);
   const std::string& m = h.first->run.fault_message;
-  EXPECT_NE(m.find("zombie traversal: team"), std::string::npos) << m;
+  EXPECT_NE(m.find("zombie traversal: warp "), std::string::npos) << m;
   EXPECT_NE(m.find(" from chunk["), std::string::npos) << "names the chunk: " << m;
   EXPECT_NE(m.find("read at step"), std::string::npos) << "the read: " << m;
-  EXPECT_NE(m.find("had marked a zombie at step"), std::string::npos) << "the marking: " << m;
+  EXPECT_NE(m.find(", a zombie: read at step"), std::string::npos) << "the read: " << m;
+  EXPECT_NE(m.find("had marked it a zombie at step"), std::string::npos) << "the marking: " << m;
   EXPECT_NE(h.first->run.fault_details.find("the zombie:"), std::string::npos) << h.first->run.fault_details;
+}
+
+// A spin report names the chunk the team waits on, not the chunk its
+// lateral walk started from: a walk from the head to a key of the second
+// chunk, which another warp holds, spins on the second chunk's lock.
+TEST(Gfsl, ASpinReportNamesTheChunkItWaitsOn) {
+  Built b;
+  const uint32_t second = b.second_chunk(0);
+  ASSERT_NE(second, layout::kNil) << "the bottom level split";
+  ASSERT_NE(second, b.s.heads[0]);
+  b.s.entry_at(second, b.c.chunk - 1)[0] = layout::lock_word(3, 2);  // held by warp 1
+  const uint32_t key = layout::key_of(b.s.entry_at(second, 0)[0]);
+  sim::SimConfig cfg = sim_for(b.c, 1);
+  cfg.spin_bound = 20;
+  sim::Simulator sim(cfg);
+  sim.shadow().add_pool(b.s.pool, sizeof(uint64_t) * b.c.chunk, b.s.pool_chunks, "chunk", core::unit_state::allocated);
+  const sim::RunReport r = sim.run([&](sim::sim_team& t) {
+    structures::gfsl_detail::team_context<sim::sim_team> c(t, b.s, core::point_clock{});
+    structures::gfsl_detail::lock_enclosing(c, b.s.heads[0], key);
+  });
+  ASSERT_EQ(r.outcome, sim::Outcome::SpinBound) << r.message;
+  const std::string waits_on = "times on chunk[" + std::to_string(second) + "]+" + std::to_string(8 * (b.c.chunk - 1));
+  EXPECT_NE(r.message.find(waits_on), std::string::npos) << r.message;
+  EXPECT_EQ(r.message.find("warp 0 lane "), 0u) << "a warp's lanes are called so: " << r.message;
 }
 
 // The ordering mutants of splits and merges need an unvalidated absent

@@ -106,7 +106,7 @@ TEST(EndToEndSim, LeakedLockIsReportedWithItsOwnerAndPendingOperations) {
   const TargetRun run = run_sorted_set_sim(c, s);
   ASSERT_EQ(run.report.outcome, sim::Outcome::SpinBound) << run.report.message;
   EXPECT_NE(run.report.message.find("bucket locks[0]"), std::string::npos) << run.report.message;
-  EXPECT_NE(run.report.details.find("held by team"), std::string::npos) << run.report.details;
+  EXPECT_NE(run.report.details.find("held by warp"), std::string::npos) << run.report.details;
   // The teams that were stuck have a begun, never-ended operation each.
   size_t pending = 0;
   for (const Operation& op : run.history.ops) pending += op.pending();

@@ -14,7 +14,8 @@
 //   record::Summary sum = rec.write("history.bin");   // sum.message says what was lost, if anything
 //
 // Compiled without CUDA, it offers the same calls to host threads:
-// record::HostRecorder, and view().begin_on(stream, lane, kind, ...).
+// record::HostRecorder, view().begin_on(stream, lane, kind, ...), and
+// record::teams_for(team, blocks, threads_per_block) (no dim3 needed).
 #pragma once
 #include "stress/recorder/recorder.hpp"
 #if defined(__CUDACC__)
