@@ -20,7 +20,10 @@ std::string failure_record_json(const FailureRecord& r, bool inside_script) {
   std::string s = "{\"oracle\":" + json_string(failure_oracle_name(r.oracle), inside_script) +
                   ",\"message\":" + json_string(r.message, inside_script) + ",\"details\":" + json_string(r.details, inside_script) +
                   ",\"reproduce\":" + json_string(r.reproduce, inside_script) + ",\"evidence\":[";
-  for (size_t i = 0; i < r.evidence.size(); ++i) s += (i ? "," : "") + std::to_string(r.evidence[i]);
+  for (size_t i = 0; i < r.evidence.size(); ++i) {
+    if (i) s += ',';
+    s += std::to_string(r.evidence[i]);
+  }
   return s + "]}";
 }
 

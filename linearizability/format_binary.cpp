@@ -3,7 +3,9 @@
 // image, so the file does not depend on the compiler's padding.
 #include <cstring>
 
+#include "linearizability/detail/json_cursor.hpp"
 #include "linearizability/detail/quote.hpp"
+#include "linearizability/detail/utf8.hpp"
 #include "linearizability/formats.hpp"
 #include "models/detail/long_step.hpp"
 
@@ -161,11 +163,18 @@ History read_binary(std::string_view bytes, const std::string& source) {
   if (!info) r.fail("unknown model " + detail::quoted(model));
   h.meta.model = info->id;
   h.meta.config = std::string(r.bytes(r.get<uint32_t>(), "the configuration"));
+  // What a JSON lines header could hold, so that conversions round-trip and
+  // nothing unescaped reaches a terminal.
+  if (!h.meta.config.empty())
+    if (auto err = detail::json_object_line_error(h.meta.config)) r.fail("the configuration is not one line of JSON holding an object (" + *err + ")");
   if (h.meta.string_values) {
     const uint32_t count = r.get<uint32_t>();
     if (count > r.left() / 4) r.fail("truncated: header promises " + std::to_string(count) + " strings");
     h.strings.resize(count);
-    for (std::string& str : h.strings) str = std::string(r.bytes(r.get<uint32_t>(), "a string value"));
+    for (std::string& str : h.strings) {
+      str = std::string(r.bytes(r.get<uint32_t>(), "a string value"));
+      if (!detail::valid_utf8(str)) r.fail("a string value that is not UTF-8");
+    }
   }
   if (flags & kFlagFailure) {
     FailureRecord f;

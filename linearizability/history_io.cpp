@@ -64,12 +64,13 @@ namespace {
 class MappedFile {
  public:
   explicit MappedFile(const std::string& path) {
-    const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    // Non-blocking: a FIFO with no writer would hold open() before any budget looks.
+    const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     if (fd < 0) throw InputError(path + ": cannot open for reading");
     struct stat st {};
     if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
       close(fd);
-      throw InputError(path + ": not a regular file");
+      throw InputError(path + ": not a regular file (a FIFO, a device or a folder): histories are read from files");
     }
     size_ = size_t(st.st_size);
     detail::reserve_long_step(size_);  // its pages become resident as they are read

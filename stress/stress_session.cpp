@@ -238,6 +238,12 @@ StressRequest request_from_configuration(const Registry& reg, const std::string&
   }
   const std::optional<Backend> backend = parse_backend(values.count("backend") ? values["backend"] : "");
   if (!backend) throw std::invalid_argument(where + ": the run configuration names no back-end");
+  // A history is data from elsewhere: it holds its workload itself, and
+  // never names a file for a rerun to open (@FILE is the user's to give).
+  for (const auto& [k, v] : values)
+    if (!v.empty() && v[0] == '@')
+      throw std::invalid_argument(where + ": the run configuration's --" + k +
+                                  " names a file; a history holds its workload itself and opens nothing it names");
   for (const auto& [k, v] : session_values) {
     if (values.count(k)) throw std::invalid_argument("--" + k + " is the history's to say: it holds the run's configuration");
     values[k] = v;

@@ -38,7 +38,7 @@ const CommandSpec& check_command() {
                    {"format", "bin|jsonl|edn", "the file's format, where its first bytes do not say", ""},
                    {"timeout", "S", "seconds for the whole command, reading the file included", "60"},
                    {"shrink-timeout", "S", "seconds of it that shrinking a counterexample may take", "10"},
-                   {"memory", "MB", "the process's resident memory, the history included", "half the machine's memory"},
+                   {"memory", "MB", "the process's resident memory, the history included (at most the machine's)", "half the machine's memory"},
                    {"threads", "N", "threads for the keys' checks (0: one a core, where the history is large enough to pay for them)", "0"},
                    {"algo", "auto|search|hint-replay", "auto: linearization-point hints where every operation has one, the "
                                                        "model's own procedure, then the search", "auto"},
@@ -70,8 +70,14 @@ int run_check(int argc, char** argv) {
   // --memory bounds the whole process's resident memory (RSS), the file
   // and the history included (the searches' caches are part of it).
   // Default: half the machine's physical memory.
-  const uint64_t half_ram_mb = std::max<uint64_t>(1, uint64_t(sysconf(_SC_PHYS_PAGES)) * uint64_t(sysconf(_SC_PAGESIZE)) >> 21);
-  opt.resident_limit_bytes = size_t(args.integer("memory", half_ram_mb, 1, 1u << 30)) << 20;
+  // More than the machine has is capped to what it has, and said so.
+  const uint64_t ram_mb = std::max<uint64_t>(2, uint64_t(sysconf(_SC_PHYS_PAGES)) * uint64_t(sysconf(_SC_PAGESIZE)) >> 20);
+  uint64_t memory_mb = args.integer("memory", ram_mb / 2, 1, 1u << 30);
+  if (memory_mb > ram_mb) {
+    std::cerr << "check: --memory " << memory_mb << " is more than this machine's " << ram_mb << " MB: capped to " << ram_mb << "\n";
+    memory_mb = ram_mb;
+  }
+  opt.resident_limit_bytes = size_t(memory_mb) << 20;
   opt.memory_limit_bytes = SIZE_MAX;
   opt.threads = unsigned(args.integer("threads", 0, 1024));
   opt.partition = !args.flag("no-partition");

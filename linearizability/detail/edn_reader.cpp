@@ -1,9 +1,11 @@
 #include "linearizability/detail/edn_reader.hpp"
 
 #include <cctype>
+#include <optional>
 #include <unordered_set>
 
 #include "linearizability/detail/quote.hpp"
+#include "linearizability/detail/utf8.hpp"
 #include "models/detail/long_step.hpp"
 
 namespace warpcheck::detail {
@@ -110,26 +112,20 @@ void EdnReader::read(EdnValue& out, int depth) {
       read(out, depth + 1);
       return;
     }
-    case '"': {
+    case '"':
       advance();
       out.type = T::String;
-      while (true) {
-        if (pos_ >= s_.size()) fail("unterminated string");
-        char ch = advance();
-        if (ch == '"') return;
-        if (ch == '\\') {
-          if (pos_ >= s_.size()) fail("unterminated string");
-          char e = advance();
-          out.text += e == 'n' ? '\n' : e == 't' ? '\t' : e == 'r' ? '\r' : e;
-        } else {
-          out.text += ch;
-        }
-      }
-    }
+      read_string(out.text);
+      return;
     default: break;
   }
-  // A token: number, keyword, or symbol (nil, true, false, others).
+  // A token: number, keyword, character, or symbol (nil, true, false, others).
   size_t start = pos_;
+  if (c == '\\') {  // a character: the one after the backslash, whatever it is, then a name
+    advance();
+    if (pos_ >= s_.size()) fail("a backslash at the end of the input");
+    advance();
+  }
   while (pos_ < s_.size()) {
     char ch = s_[pos_];
     if (std::isspace(static_cast<unsigned char>(ch)) || ch == ',' || ch == '{' || ch == '}' || ch == '[' || ch == ']' ||
@@ -163,10 +159,102 @@ void EdnReader::read(EdnValue& out, int depth) {
     out.integer = negative ? int64_t(0 - mag) : int64_t(mag);
     return;
   }
+  if (tok[0] == '\\') {  // a character literal: not a value of any model, but read as Clojure reads it
+    check_character(tok);
+    out.type = T::Symbol;
+    out.text = std::string(tok);
+    return;
+  }
   if (tok == "nil") { out.type = T::Nil; return; }
   if (tok == "true" || tok == "false") { out.type = T::Bool; out.integer = tok == "true"; return; }
   out.type = T::Symbol;
   out.text = std::string(tok);
+}
+
+uint32_t EdnReader::read_digits(int base, int count) {
+  uint32_t v = 0;
+  for (int i = 0; i < count; ++i) {
+    if (pos_ >= s_.size()) fail("unterminated string");
+    const char d = advance();
+    const int x = std::isdigit(static_cast<unsigned char>(d)) ? d - '0'
+                  : base == 16 && std::isxdigit(static_cast<unsigned char>(d)) ? std::tolower(d) - 'a' + 10
+                                                                              : base;
+    if (x >= base) fail("invalid digit " + quoted_char(d) + " in a " + (base == 16 ? "\\u" : "octal") + " escape");
+    v = v * uint32_t(base) + uint32_t(x);
+  }
+  return v;
+}
+
+void EdnReader::read_string(std::string& out) {
+  const size_t raw_from = out.size();
+  while (true) {
+    if (pos_ >= s_.size()) fail("unterminated string");
+    const char ch = advance();
+    if (ch == '"') break;
+    if (ch != '\\') {
+      out += ch;
+      continue;
+    }
+    if (pos_ >= s_.size()) fail("unterminated string");
+    const char e = advance();
+    switch (e) {
+      case 't': out += '\t'; break;
+      case 'r': out += '\r'; break;
+      case 'n': out += '\n'; break;
+      case '\\': out += '\\'; break;
+      case '"': out += '"'; break;
+      case 'b': out += '\b'; break;
+      case 'f': out += '\f'; break;
+      case 'u': {
+        const uint32_t unit = read_digits(16, 4);
+        std::optional<uint32_t> next;
+        if (high_surrogate(unit) && s_.substr(pos_, 2) == "\\u") {
+          advance();
+          advance();
+          next = read_digits(16, 4);
+        }
+        const std::optional<uint32_t> cp = code_point(unit, next);
+        if (!cp) fail("a lone surrogate \\u escape (UTF-8 cannot hold it)");
+        append_utf8(out, *cp);
+        break;
+      }
+      default: {
+        if (e < '0' || e > '7') fail("unsupported escape character \\" + std::string(1, e));
+        // Octal: up to three digits, at most \377 (Clojure's reader).
+        uint32_t v = uint32_t(e - '0');
+        for (int i = 1; i < 3 && pos_ < s_.size() && s_[pos_] >= '0' && s_[pos_] <= '7'; ++i) v = v * 8 + uint32_t(advance() - '0');
+        if (v > 0377) fail("octal escape must be in range [0, 377]");
+        append_utf8(out, v);
+      }
+    }
+  }
+  if (!valid_utf8(std::string_view(out).substr(raw_from))) fail("a string that is not UTF-8");
+}
+
+void EdnReader::check_character(std::string_view token) {
+  const std::string_view name = token.substr(1);
+  if (name.size() == 1) return;
+  static constexpr std::string_view kNamed[] = {"newline", "space", "tab", "backspace", "formfeed", "return"};
+  for (std::string_view n : kNamed)
+    if (name == n) return;
+  auto digits = [&](size_t from, int base) {
+    for (size_t i = from; i < name.size(); ++i)
+      if (base == 16 ? !std::isxdigit(static_cast<unsigned char>(name[i])) : name[i] < '0' || name[i] > '7') return false;
+    return true;
+  };
+  if (name[0] == 'u' && name.size() == 5 && digits(1, 16)) {
+    const uint32_t unit = uint32_t(std::stoul(std::string(name.substr(1)), nullptr, 16));
+    if (!high_surrogate(unit) && !low_surrogate(unit)) return;
+    fail("invalid character code " + detail::quoted(token));
+  }
+  if (name[0] == 'o' && name.size() >= 2 && name.size() <= 4 && digits(1, 8) && std::stoul(std::string(name.substr(1)), nullptr, 8) <= 0377)
+    return;
+  // One UTF-8 character written raw is one character.
+  if (valid_utf8(name) && (uint8_t(name[0]) >= 0xC0) && name.size() <= 4) {
+    const size_t len = uint8_t(name[0]) >= 0xF0 ? 4 : uint8_t(name[0]) >= 0xE0 ? 3 : 2;
+    if (len == name.size()) return;
+  }
+  fail("unsupported character " + detail::quoted(token));
 }
 
 }  // namespace warpcheck::detail

@@ -41,6 +41,12 @@ class EdnReader {
   void check_unique_keys(const EdnValue& map) const;
   [[noreturn]] void fail(const std::string& message) const { throw Error{line_, col_, message}; }
   char advance();
+  // Clojure's reader: a string's escapes (\t \r \n \\ \" \b \f, \uXXXX
+  // with its surrogate pair, octal \0 to \377), any other refused; a
+  // character literal's name (\a, \newline, \space, \uXXXX, \oNNN).
+  void read_string(std::string& out);
+  void check_character(std::string_view token);
+  uint32_t read_digits(int base, int count);
 
   std::string_view s_;
   size_t pos_ = 0, line_ = 1, col_ = 1;

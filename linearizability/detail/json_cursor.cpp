@@ -2,22 +2,10 @@
 
 #include <cctype>
 
+#include "linearizability/detail/utf8.hpp"
+
 namespace warpcheck::detail {
 
-namespace {
-void append_utf8(std::string& out, uint32_t cp) {
-  if (cp < 0x80) {
-    out += char(cp);
-  } else if (cp < 0x800) {
-    out += char(0xC0 | (cp >> 6));
-    out += char(0x80 | (cp & 0x3F));
-  } else {
-    out += char(0xE0 | (cp >> 12));
-    out += char(0x80 | ((cp >> 6) & 0x3F));
-    out += char(0x80 | (cp & 0x3F));
-  }
-}
-}  // namespace
 
 std::string JsonCursor::parse_string() {
   expect('"');
@@ -25,7 +13,10 @@ std::string JsonCursor::parse_string() {
   while (true) {
     if (pos_ >= s_.size()) fail("unterminated string");
     char c = s_[pos_++];
-    if (c == '"') return out;
+    if (c == '"') {
+      if (!valid_utf8(out)) fail("a string that is not UTF-8");
+      return out;
+    }
     if (static_cast<unsigned char>(c) < 0x20) fail("control character in string");
     if (c != '\\') {
       out += c;
@@ -43,19 +34,31 @@ std::string JsonCursor::parse_string() {
       case 'r': out += '\r'; break;
       case 't': out += '\t'; break;
       case 'u': {
-        if (pos_ + 4 > s_.size()) fail("truncated \\u escape");
-        uint32_t cp = 0;
-        for (int i = 0; i < 4; ++i) {
-          char h = s_[pos_++];
-          if (!std::isxdigit(static_cast<unsigned char>(h))) fail("bad \\u escape");
-          cp = cp * 16 + (std::isdigit(static_cast<unsigned char>(h)) ? h - '0' : (std::tolower(h) - 'a' + 10));
+        const uint32_t unit = hex4();
+        std::optional<uint32_t> next;
+        if (high_surrogate(unit) && s_.substr(pos_, 2) == "\\u") {
+          pos_ += 2;
+          next = hex4();
         }
-        append_utf8(out, cp);
+        const std::optional<uint32_t> cp = code_point(unit, next);
+        if (!cp) fail("a lone surrogate \\u escape (UTF-8 cannot hold it)");
+        append_utf8(out, *cp);
         break;
       }
       default: fail("bad escape \\" + quoted_char(e));
     }
   }
+}
+
+uint32_t JsonCursor::hex4() {
+  if (pos_ + 4 > s_.size()) fail("truncated \\u escape");
+  uint32_t unit = 0;
+  for (int i = 0; i < 4; ++i) {
+    const char h = s_[pos_++];
+    if (!std::isxdigit(static_cast<unsigned char>(h))) fail("bad \\u escape");
+    unit = unit * 16 + uint32_t(std::isdigit(static_cast<unsigned char>(h)) ? h - '0' : std::tolower(h) - 'a' + 10);
+  }
+  return unit;
 }
 
 std::string_view JsonCursor::integer_digits() {
@@ -134,6 +137,19 @@ std::string_view JsonCursor::skip_value(int depth) {
     fail("expected a JSON value" + found());
   }
   return s_.substr(start, pos_ - start);
+}
+
+std::optional<std::string> json_object_line_error(std::string_view text) {
+  if (text.find_first_of("\n\r") != std::string_view::npos) return "it is not one line";
+  try {
+    JsonCursor c(text);
+    if (c.peek() != '{') c.fail("not a JSON object");
+    c.skip_value();
+    if (!c.at_end()) c.fail("text after its object");
+  } catch (const JsonCursor::Error& e) {
+    return "column " + std::to_string(e.column) + ": " + e.message;
+  }
+  return std::nullopt;
 }
 
 }  // namespace warpcheck::detail

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_set>
@@ -92,6 +93,8 @@ class JsonCursor {
   }
 
  private:
+  uint32_t hex4();  // the four hex digits of a \u escape: a UTF-16 unit
+
   // The names of one object's members: a short list for operation lines, a
   // hash set once an object (a run's configuration) has many.
   class MemberNames {
@@ -124,5 +127,9 @@ class JsonCursor {
   std::string_view s_;
   size_t pos_ = 0;
 };
+
+// Why `text` is not one line of JSON holding one object (a run's
+// configuration, as a JSON lines header carries it), or nullopt.
+std::optional<std::string> json_object_line_error(std::string_view text);
 
 }  // namespace warpcheck::detail

@@ -48,18 +48,9 @@ void validate(const Settings& s) {
     throw std::invalid_argument("recorder: " + std::to_string(s.teams) + " teams x " + std::to_string(s.ops_per_team) +
                                 " records need " + std::to_string(records * sizeof(log_record) >> 30) +
                                 " GiB, past the 1 TiB the recorder allocates");
-  if (!s.config.empty()) {
-    if (s.config.find('\n') != std::string::npos || s.config.find('\r') != std::string::npos)
-      throw std::invalid_argument("recorder: the configuration must be one line of JSON");
-    try {
-      detail::JsonCursor c(s.config);
-      if (c.peek() != '{') c.fail("the configuration must be a JSON object");
-      c.skip_value();
-      if (!c.at_end()) c.fail("text after the configuration's object");
-    } catch (const detail::JsonCursor::Error& e) {
-      throw std::invalid_argument("recorder: configuration, column " + std::to_string(e.column) + ": " + e.message);
-    }
-  }
+  if (!s.config.empty())
+    if (auto err = detail::json_object_line_error(s.config))
+      throw std::invalid_argument("recorder: the configuration must be one line of JSON holding an object: " + *err);
 }
 
 uint64_t teams_for_launch(team_kind team, uint64_t blocks, uint64_t threads_per_block) {

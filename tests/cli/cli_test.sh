@@ -80,6 +80,15 @@ expect "--context in JSON" 1 $? "$tmp/out" '"shrunk_from":2,"key":5,.*"context":
 grep -q "context:" "$tmp/out" && { echo "FAIL: context shown without --context"; failed=$((failed + 1)); }
 "$warpcheck" check "$stolen" --context -1 >"$tmp/out" 2>&1
 expect "--context refuses a negative span" 3 $? "$tmp/out" "context"
+# A FIFO with no writer is refused at once, not waited on; so is a folder.
+mkfifo "$tmp/fifo"
+timeout 10 "$warpcheck" check "$tmp/fifo" --timeout 1 >"$tmp/out" 2>&1
+expect "a FIFO is refused at once" 3 $? "$tmp/out" "not a regular file"
+"$warpcheck" check "$tmp" >"$tmp/out" 2>&1
+expect "a folder is refused" 3 $? "$tmp/out" "not a regular file"
+# --memory past the machine's memory is capped to it, and said so.
+"$warpcheck" check "$data/known/lin_pq_batch.jsonl" --memory 100000000 >"$tmp/out" 2>&1
+expect "--memory capped to the machine's" 0 $? "$tmp/out" "is more than this machine's .* MB: capped to"
 "$warpcheck" check "$tmp/does-not-exist" >"$tmp/out" 2>&1
 expect "missing file" 3 $? "$tmp/out" "cannot open"
 "$warpcheck" frobnicate >"$tmp/out" 2>&1

@@ -43,7 +43,8 @@ folder() {
   echo "ok: $name: caught by $caught; check exits 4 naming it; report.html headlines it"
 }
 
-# finding STRUCTURE NAME: the finding's declared run, its seeds and oracles.
+# finding STRUCTURE NAME [ARGS...]: the finding's declared run, its seeds
+# and oracles (ARGS added: a deadlock's spin bound lowered, to wait less).
 finding() {
   local line run seeds declared
   line=$("$w" stress --structure "$1" --list-mutants | sed -n "s/^  $2: warpcheck //p")
@@ -51,14 +52,16 @@ finding() {
   run=${line% (within*}
   seeds=$(sed -n 's/.*(within \([0-9]*\) seeds, .*/\1/p' <<<"$line")
   declared=$(sed -n 's/.*, caught by \(.*\))$/\1/p' <<<"$line")
+  local name=$2
+  shift 2
   # shellcheck disable=SC2086
-  folder "$2" "$declared" $run --seeds "$seeds"
+  folder "$name" "$declared" $run --seeds "$seeds" "$@"
 }
 
-finding gfsl G1_next_chunk_never_unlocked
-finding gfsl G2_delete_keeps_bottom_lock
+finding gfsl G1_next_chunk_never_unlocked --spin-bound 2000
+finding gfsl G2_delete_keeps_bottom_lock --spin-bound 2000
 finding gfsl G6_raised_key_deleted_meanwhile
-finding stadium S1_failed_reservation_clears_access_bit
+finding stadium S1_failed_reservation_clears_access_bit --spin-bound 2000
 finding stadium S5_clstash_push_overwrites_queued_jobs
 # The zombie detector's catch: a lateral step that does not skip a zombie
 # (the run of the structure tests' TheZombieDetectorNamesTheChunkAndBothEvents).

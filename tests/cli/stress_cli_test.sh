@@ -57,6 +57,20 @@ expect 1 repro "$dir/f/history.bin" --quiet
 line=$(sed -n 's/^reproduce: warpcheck //p' "$dir/out")
 [ "$line" = "repro $dir/f/history.bin" ] || { cat "$dir/out"; fail "repro of a history prints \"$line\""; }
 expect 1 repro "$dir/f" --quiet
+# A hostile history names files in its stored options (a secret to print,
+# a FIFO to block on): repro refuses it and opens neither.
+echo "SECRET-LINE-42" >"$dir/secret.txt"
+mkfifo "$dir/fifo"
+"$w" convert "$dir/f/history.bin" "$dir/hostile.jsonl" --to jsonl >/dev/null || fail "convert to JSON lines"
+for named in "workload\":\"@$dir/secret.txt" "schedule\":\"@$dir/fifo"; do
+  sed "1s|\"options\":{|\"options\":{\"$named\",|" "$dir/hostile.jsonl" >"$dir/hostile2.jsonl"
+  grep -q "@$dir" "$dir/hostile2.jsonl" || fail "the hostile history was not written"
+  timeout 20 "$w" repro "$dir/hostile2.jsonl" --quiet >"$dir/out" 2>&1
+  got=$?
+  [ $got = 3 ] || { cat "$dir/out"; fail "repro of a history naming a file exited $got, not 3"; }
+  grep -q "names a file; a history holds its workload itself and opens nothing it names" "$dir/out" || { cat "$dir/out"; fail "no refusal"; }
+  ! grep -q "SECRET-LINE-42" "$dir/out" || fail "repro printed a file the history named"
+done
 expect 3 repro "$dir/f/history.bin" --structure heap
 grep -q "a history holds its structure" "$dir/out" || { cat "$dir/out"; fail "run options with a history file"; }
 expect 3 repro "$dir/f/history.bin" --keys 4

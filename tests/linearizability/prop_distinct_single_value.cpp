@@ -148,7 +148,7 @@ WC_PROP(DistinctRegister, RandomHistoriesAgreeWithTheOracle, 60000, ()) {
 
 // Linearizable by construction, then maybe one or two results changed:
 // near misses, both verdicts.
-WC_PROP(DistinctRegister, NearMissesAgreeWithTheOracle, 60000, ()) {
+WC_PROP(DistinctRegister, NearMissesAgreeWithTheOracle, 40000, ()) {
   expect_agreement_with_the_oracle(near_miss(*gen_register_model(), 10, 2, 12));
 }
 

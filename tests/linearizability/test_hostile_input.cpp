@@ -120,7 +120,7 @@ TEST(HostileInput, LongUserStringsAreCutAndBytesEscaped) {
   const std::string raw = error_of([&] {
     read_jsonl(std::string("{\"model\":\"set\"}\n{\"op\":\"in\x7f\xff\",\"key\":1,\"call\":0}\n"), "raw.jsonl", std::nullopt);
   });
-  EXPECT_NE(raw.find("unknown operation \"in\\x7f\\xff\""), std::string::npos) << raw;
+  EXPECT_NE(raw.find("a string that is not UTF-8"), std::string::npos) << raw;  // refused before its name is looked up
   EXPECT_TRUE(printable_line(raw)) << raw;
 
   const std::string found = error_of([&] { read_jsonl(std::string("{\"model\":\"set\"}\n{\x02}\n"), "c.jsonl", std::nullopt); });

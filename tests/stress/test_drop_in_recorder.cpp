@@ -176,11 +176,11 @@ TEST(DropInRecorder, BadSettingsAreRefusedWithWhatIsWrong) {
   refused(queue_settings(UINT32_MAX, UINT32_MAX), "past the 1 TiB");
   s = queue_settings(4, 8);
   s.config = "[1,2]";
-  refused(s, "must be a JSON object");
+  refused(s, "not a JSON object");
   s.config = R"({"a":1} x)";
-  refused(s, "text after the configuration's object");
+  refused(s, "text after its object");
   s.config = "{\"a\":\n1}";
-  refused(s, "one line of JSON");
+  refused(s, "it is not one line");
   // A view of no recorder records nothing, and costs no crash.
   const record::log_view none;
   const record::op_handle op = none.begin_on(0, 0, OpKind::Enqueue, 1);

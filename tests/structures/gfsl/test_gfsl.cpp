@@ -100,7 +100,7 @@ TEST(Gfsl, FixedVariantPassesEveryOracleUnderManyShapesAndSchedules) {
       {config(32, 4, 4, 100, "insert=40,erase=20,contains=40"), sim::SchedulerKind::Pct, 0.02},
   };
   for (size_t k = 0; k < std::size(cases); ++k)
-    for (uint64_t seed = 1; seed <= 40; ++seed) {
+    for (uint64_t seed = 1; seed <= 25; ++seed) {  // more in the main job's suite (500 seeds of the fixed variant)
       sim::SimConfig s = sim_for(cases[k].c, seed, cases[k].kind);
       s.delay_probability = cases[k].delays;
       s.delay_steps = 2000;
@@ -253,7 +253,7 @@ class GfslTornRead : public testing::TestWithParam<Shift> {};
 
 TEST_P(GfslTornRead, MissesAKeyUnlessTheAbsentAnswerIsValidated) {
   int torn = 0;
-  for (uint64_t seed = 1; seed <= 200; ++seed) {
+  for (uint64_t seed = 1; seed <= 200; ++seed) {  // the right shift tears only past seed 120
     const TornRace unvalidated = torn_read_race(seed, fix::kAll & ~fix::validated_absent, GetParam());
     ASSERT_EQ(unvalidated.found, unvalidated.verdict == Verdict::Linearizable) << "seed " << seed << ": K is present throughout";
     torn += !unvalidated.found;
@@ -317,7 +317,7 @@ TEST(Gfsl, TheValidatedAbsentAnswerMasksSplitAndMergeOrderingMistakes) {
   for (const char* mutant : {"link_before_copy", "empty_before_link"}) {
     const std::string run = std::string("--variant fixed --chunk 16 --keys 40 --ops-per-lane 4 --teams 4 --mix insert=50,erase=0,contains=50"
                                         " --delays 0.05 --delay-steps 3000 --mutant ") + mutant;
-    EXPECT_EQ(hunt(gfsl, Backend::Sim, run, 60, false).caught, 0u) << mutant;
+    EXPECT_EQ(hunt(gfsl, Backend::Sim, run, 40, false).caught, 0u) << mutant;
   }
 }
 
