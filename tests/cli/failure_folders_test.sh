@@ -10,11 +10,9 @@
 # Usage: failure_folders_test.sh WARPCHECK
 set -u
 w=$(realpath "$1")
-browser=$(command -v chromium || command -v chromium-browser || true)
-if [ -z "$browser" ]; then
-  echo "SKIPPED: no chromium on this machine (tools/setup.sh installs it)"
-  exit 77
-fi
+# shellcheck source=tests/cli/browser.sh
+source "$(dirname "${BASH_SOURCE[0]}")/browser.sh"
+need_browser
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 cd "$dir" || exit 1
@@ -35,8 +33,7 @@ folder() {
   [ $? = 4 ] || { cat "$dir/$name.check"; fail "$name: check of its history did not exit 4"; }
   recorded=$(sed -n '1s/^RUN FAILED: \([^:]*\): .*/\1/p' "$dir/$name.check")
   [ "$recorded" = "$caught" ] || { cat "$dir/$name.check"; fail "$name: check names '$recorded', the run '$caught'"; }
-  timeout 120 "$browser" --headless --no-sandbox --disable-gpu --user-data-dir="$dir/profile" --dump-dom \
-    "$dir/$name/report.html" 2>/dev/null >"$dir/$name.dom"
+  render "$dir/$name/report.html" "$dir/$name.dom"
   headline=$(grep -o '<span id="verdict" class="[A-Z]*">[^<]*</span>' "$dir/$name.dom")
   [ "$headline" = "<span id=\"verdict\" class=\"FAILED\">RUN FAILED ($caught)</span>" ] ||
     fail "$name: report.html headlines '$headline'"

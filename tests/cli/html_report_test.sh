@@ -9,16 +9,13 @@
 set -u
 warpcheck=$1
 data=$2
-browser=$(command -v chromium || command -v chromium-browser || true)
-if [ -z "$browser" ]; then
-  echo "SKIPPED: no chromium on this machine (tools/setup.sh installs it)"
-  exit 77
-fi
+# shellcheck source=tests/cli/browser.sh
+source "$(dirname "${BASH_SOURCE[0]}")/browser.sh"
+need_browser
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 passed=0
 failed=0
-run_browser() { timeout 120 "$browser" --headless --no-sandbox --disable-gpu --user-data-dir="$tmp/profile" "$@" 2>/dev/null; }
 
 expect_in() {  # expect_in NAME DOM_FILE EXPECTED_COUNT PATTERN: PATTERN (grep -oE) occurs that many times
   local got

@@ -39,11 +39,11 @@ step "reproduced from fail/history.bin alone"
 # 4. The HTML: the folder's page and a page check draws, headlined by the failure.
 expect 1 check fail/history.bin --html page.html
 grep -q "^RUN FAILED: checker: VIOLATION" "$dir/out" || { cat "$dir/out"; fail "check does not say what failed"; }
-browser=$(command -v chromium || command -v chromium-browser || true)
+# shellcheck source=tests/cli/browser.sh
+source "$src/tests/cli/browser.sh"
 if [ -n "$browser" ]; then
   for page in fail/report.html page.html; do
-    timeout 120 "$browser" --headless --no-sandbox --disable-gpu --user-data-dir="$dir/profile" --dump-dom "$page" \
-      2>/dev/null >"$page.dom"
+    render "$page" "$page.dom"
     grep -q '<span id="verdict" class="FAILED">RUN FAILED (checker)</span>' "$page.dom" ||
       fail "$page does not headline the failure"
   done
