@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <sstream>
 #include <string_view>
 
 namespace warpcheck {
@@ -177,10 +178,14 @@ void write_text_report(const History& h, const CheckResult& r, std::ostream& out
 void write_json_report(const History& h, const CheckResult& r, std::ostream& out, const ReportOptions& opt) {
   // A counterexample's object, with its "context" ids under --context.
   auto counterexample = [&](const Counterexample& cx) {
-    write_counterexample_json(cx, out);
-    if (!opt.context) return;
-    out.seekp(-1, std::ios::cur);  // reopen the object: its closing brace comes after the context
-    out << ",\"context\":[" << id_list(h, context_of(h, cx, *opt.context)) << "]}";
+    std::ostringstream object;
+    write_counterexample_json(cx, object);
+    std::string text = object.str();
+    if (opt.context) {  // inside the object, before its closing brace
+      text.pop_back();
+      text += ",\"context\":[" + id_list(h, context_of(h, cx, *opt.context)) + "]}";
+    }
+    out << text;
   };
   out << "{\"verdict\":\"" << verdict_name(r.verdict) << "\",\"model\":\"" << h.model().name << "\",\"algorithm\":"
       << json_string(r.algorithm) << ",\"operations\":" << r.operations << ",\"parts\":" << r.partitions
