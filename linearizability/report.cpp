@@ -1,5 +1,6 @@
 #include "linearizability/report.hpp"
 
+#include "linearizability/detail/quote.hpp"
 #include "linearizability/json_string.hpp"
 #include "linearizability/op_place.hpp"
 
@@ -111,13 +112,18 @@ void write_failure_record(const FailureRecord& f, std::ostream& out) {
 std::vector<uint32_t> context_of(const History& h, const Counterexample& cx, uint64_t margin) {
   if (cx.history.ops.empty()) return {};
   std::vector<uint64_t> ids;
-  uint64_t lo = kPendingTime, hi = 0;
-  for (const Operation& op : cx.history.ops) {
-    ids.push_back(op.id);
-    lo = std::min(lo, op.call);
-    hi = std::max(hi, op.pending() ? op.call : op.ret);
-  }
+  for (const Operation& op : cx.history.ops) ids.push_back(op.id);
   std::sort(ids.begin(), ids.end());
+  // The span of the counterexample's operations as the history has them (a
+  // shrink's time cut made some pending): a pending one reaches the last stamp.
+  uint64_t lo = kPendingTime, hi = 0, last = 0;
+  for (const Operation& op : h.ops) last = std::max(last, op.pending() ? op.call : op.ret);
+  for (const Operation& op : h.ops)
+    if (std::binary_search(ids.begin(), ids.end(), op.id)) {
+      lo = std::min(lo, op.call);
+      hi = std::max(hi, op.pending() ? last : op.ret);
+    }
+  if (lo == kPendingTime) return {};
   const uint64_t from = lo > margin ? lo - margin : 0, to = hi > kPendingTime - 1 - margin ? kPendingTime - 1 : hi + margin;
   std::vector<uint32_t> out;
   for (uint32_t i = 0; i < h.ops.size(); ++i) {
@@ -144,7 +150,8 @@ void write_text_report(const History& h, const CheckResult& r, std::ostream& out
     // A configuration can hold a whole workload: its start says what ran.
     constexpr size_t kShown = 400;
     const std::string& c = h.meta.config;
-    out << "run: seed " << h.meta.seed << (c.empty() ? "" : " config " + c.substr(0, kShown));
+    // Escaped: a configuration is JSON, but its strings may hold bytes a terminal acts on.
+    out << "run: seed " << h.meta.seed << (c.empty() ? "" : " config " + detail::escaped(c.substr(0, kShown)));
     if (c.size() > kShown) out << "... (" << c.size() - kShown << " more characters)";
     out << "\n";
   }

@@ -93,6 +93,7 @@ int run_repro_in_simulator(const StressRequest& gpu, std::ostream& out, std::ost
   files.out_dir = go.has_value("out") ? go.text("out") : (std::filesystem::path(path).parent_path() / "in-simulator").string();
   files.workload = &workload;  // the GPU run's: a schedule seed names another
   files.reproduce_flags = "--structure " + st.spec.name + tried.options.run_flags();
+  if (!unguided) files.guide = std::filesystem::absolute(path).string();
   report_failures(sum, nullptr, files, out);
   out << "simulator seed: " << f.seed << "\n";
   if (f.run.schedule.size() <= 2000) out << "schedule: " << f.run.schedule << "\n";

@@ -125,6 +125,10 @@ int report_failures(const StressSummary& sum, const SeedFailure* shrunk, const F
     written.push_back(dir + "/workload.txt");
     replay += " --workload @" + dir + "/workload.txt";
   }
+  if (!files.guide.empty()) {  // what the history alone needs to rerun: its folder holds it
+    std::filesystem::copy_file(files.guide, dir + "/guide.bin", std::filesystem::copy_options::overwrite_existing);
+    written.push_back(dir + "/guide.bin");
+  }
   if (!f.run.schedule.empty()) {
     std::ofstream(dir + "/schedule.txt") << f.run.schedule << "\n";
     written.push_back(dir + "/schedule.txt");

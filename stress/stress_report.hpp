@@ -34,6 +34,7 @@ struct FailureFiles {
   std::string reproduce_flags;   // "--structure X --option value ..."
   std::string history_path;      // the run replays this history (warpcheck repro FILE)
   std::string workload_flag;     // "--workload @FILE" as the user gave it, or empty
+  std::string guide;             // a guided run's guide history: kept in the folder as guide.bin
 };
 
 // Prints the first failure (the shrunk one when given) and the first run

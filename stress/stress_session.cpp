@@ -238,12 +238,21 @@ StressRequest request_from_configuration(const Registry& reg, const std::string&
   }
   const std::optional<Backend> backend = parse_backend(values.count("backend") ? values["backend"] : "");
   if (!backend) throw std::invalid_argument(where + ": the run configuration names no back-end");
-  // A history is data from elsewhere: it holds its workload itself, and
-  // never names a file for a rerun to open (@FILE is the user's to give).
+  // A history is data from elsewhere: it holds its workload itself, never
+  // names a file for a rerun to open (@FILE is the user's to give), and
+  // holds only its run's options (where to write, how long: the user's).
   for (const auto& [k, v] : values)
     if (!v.empty() && v[0] == '@')
       throw std::invalid_argument(where + ": the run configuration's --" + k +
                                   " names a file; a history holds its workload itself and opens nothing it names");
+  auto is_run_option = [&](const std::string& name) {
+    return std::any_of(table->begin(), table->end(), [&](const OptionSpec& o) { return o.name == name && o.run; });
+  };
+  for (const auto& [k, v] : values)
+    if (!is_run_option(k)) throw std::invalid_argument(where + ": the run configuration holds --" + k + ", which is not a run's option");
+  for (const std::string& k : flags)
+    if (!session_flags.count(k) && !is_run_option(k))
+      throw std::invalid_argument(where + ": the run configuration holds --" + k + ", which is not a run's option");
   for (const auto& [k, v] : session_values) {
     if (values.count(k)) throw std::invalid_argument("--" + k + " is the history's to say: it holds the run's configuration");
     values[k] = v;
@@ -260,6 +269,18 @@ StressRequest request_from_history(const Registry& reg, const std::string& path,
   History h = load_history(path);
   if (h.meta.config.empty()) throw std::invalid_argument(path + ": the history holds no run configuration (not a stress run's)");
   StressRequest r = request_from_configuration(reg, h.meta.config, path, session_values, session_flags);
+  // A guided run's guide is read only from the history's own folder, where
+  // its failure folder keeps it (guide.bin): never from the path it names.
+  if (r.options.has_value("guide")) {
+    const std::filesystem::path kept = std::filesystem::path(path).parent_path() / "guide.bin";
+    if (!std::filesystem::is_regular_file(kept))
+      throw std::invalid_argument(path + ": the history's run follows a guide that its folder does not hold (guide.bin); "
+                                  "a history opens nothing it names");
+    r.options.set("guide", kept.string());
+  }
+  // Compared as rerun: the configuration as this version writes it (a
+  // history written before a key was added still reruns bit for bit).
+  h.meta.config = run_configuration(*r.structure, r.options, r.workload ? &*r.workload : nullptr);
   r.repro_seed = h.meta.seed;
   // The rerun records what ran; what failed is the record's, compared apart.
   r.recorded_failure = std::move(h.meta.failure);

@@ -129,7 +129,7 @@ void EdnReader::read(EdnValue& out, int depth) {
   while (pos_ < s_.size()) {
     char ch = s_[pos_];
     if (std::isspace(static_cast<unsigned char>(ch)) || ch == ',' || ch == '{' || ch == '}' || ch == '[' || ch == ']' ||
-        ch == '(' || ch == ')' || ch == '"' || ch == ';')
+        ch == '(' || ch == ')' || ch == '"' || ch == ';' || ch == '\\')
       break;
     advance();
   }
@@ -220,9 +220,16 @@ void EdnReader::read_string(std::string& out) {
       }
       default: {
         if (e < '0' || e > '7') fail("unsupported escape character \\" + std::string(1, e));
-        // Octal: up to three digits, at most \377 (Clojure's reader).
+        // Octal: up to three digits, at most \377 (Clojure's reader: a
+        // shorter one ends only at whitespace or a macro character).
         uint32_t v = uint32_t(e - '0');
-        for (int i = 1; i < 3 && pos_ < s_.size() && s_[pos_] >= '0' && s_[pos_] <= '7'; ++i) v = v * 8 + uint32_t(advance() - '0');
+        for (int i = 1; i < 3 && pos_ < s_.size(); ++i) {
+          const char d = s_[pos_];
+          if (std::isspace(static_cast<unsigned char>(d)) || d == ',' || std::string_view("\";'@^`~()[]{}\\%#").find(d) != std::string_view::npos)
+            break;
+          if (d < '0' || d > '7') fail("invalid digit " + quoted_char(d) + " in an octal escape");
+          v = v * 8 + uint32_t(advance() - '0');
+        }
         if (v > 0377) fail("octal escape must be in range [0, 377]");
         append_utf8(out, v);
       }
@@ -249,9 +256,10 @@ void EdnReader::check_character(std::string_view token) {
   }
   if (name[0] == 'o' && name.size() >= 2 && name.size() <= 4 && digits(1, 8) && std::stoul(std::string(name.substr(1)), nullptr, 8) <= 0377)
     return;
-  // One UTF-8 character written raw is one character.
-  if (valid_utf8(name) && (uint8_t(name[0]) >= 0xC0) && name.size() <= 4) {
-    const size_t len = uint8_t(name[0]) >= 0xF0 ? 4 : uint8_t(name[0]) >= 0xE0 ? 3 : 2;
+  // One UTF-8 character written raw is one character: one UTF-16 unit, as
+  // a Java char (a character past U+FFFF is two, and refused).
+  if (valid_utf8(name) && uint8_t(name[0]) >= 0xC0 && uint8_t(name[0]) < 0xF0) {
+    const size_t len = uint8_t(name[0]) >= 0xE0 ? 3 : 2;
     if (len == name.size()) return;
   }
   fail("unsupported character " + detail::quoted(token));

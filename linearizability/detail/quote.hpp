@@ -12,12 +12,12 @@ namespace warpcheck::detail {
 
 inline constexpr size_t kQuotedBytes = 64;
 
-// `text` between double quotes, escaped and cut to `max_bytes` of it.
-inline std::string quoted(std::string_view text, size_t max_bytes = kQuotedBytes) {
-  std::string out = "\"";
-  for (size_t i = 0; i < text.size() && i < max_bytes; ++i) {
-    const unsigned char c = static_cast<unsigned char>(text[i]);
-    if (c == '"' || c == '\\') {
+// Appends `text`'s bytes outside printable ASCII as \xNN (and, for text
+// between quotes, its quote marks and backslashes escaped).
+inline void append_escaped(std::string& out, std::string_view text, bool in_quotes) {
+  for (const char ch : text) {
+    const unsigned char c = static_cast<unsigned char>(ch);
+    if (in_quotes && (c == '"' || c == '\\')) {
       out += '\\';
       out += char(c);
     } else if (c < 0x20 || c >= 0x7f) {
@@ -28,8 +28,21 @@ inline std::string quoted(std::string_view text, size_t max_bytes = kQuotedBytes
       out += char(c);
     }
   }
+}
+
+// `text` between double quotes, escaped and cut to `max_bytes` of it.
+inline std::string quoted(std::string_view text, size_t max_bytes = kQuotedBytes) {
+  std::string out = "\"";
+  append_escaped(out, text.substr(0, max_bytes), true);
   out += '"';
   if (text.size() > max_bytes) out += "... (" + std::to_string(text.size()) + " bytes)";
+  return out;
+}
+
+// `text` with nothing a terminal acts on: a configuration shown as it is.
+inline std::string escaped(std::string_view text) {
+  std::string out;
+  append_escaped(out, text, false);
   return out;
 }
 

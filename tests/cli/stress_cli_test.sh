@@ -71,6 +71,17 @@ for named in "workload\":\"@$dir/secret.txt" "schedule\":\"@$dir/fifo"; do
   grep -q "names a file; a history holds its workload itself and opens nothing it names" "$dir/out" || { cat "$dir/out"; fail "no refusal"; }
   ! grep -q "SECRET-LINE-42" "$dir/out" || fail "repro printed a file the history named"
 done
+# Nor may it say where to write (a session's option), or name a guide outside its folder.
+for named in "out\":\"$dir/evil" "scheduler\":\"guided\",\"guide\":\"$dir/secret.txt"; do
+  sed "1s|\"options\":{|\"options\":{\"$named\",|" "$dir/hostile.jsonl" | sed '1s|"scheduler":"random",||' >"$dir/hostile3.jsonl"
+  grep -q "\"$named\"" "$dir/hostile3.jsonl" || fail "the hostile history was not written"
+  timeout 20 "$w" repro "$dir/hostile3.jsonl" --quiet >"$dir/out" 2>&1
+  got=$?
+  [ $got = 3 ] || { cat "$dir/out"; fail "repro of a history holding \"$named\" exited $got, not 3"; }
+  grep -qE "which is not a run's option|a guide that its folder does not hold" "$dir/out" || { cat "$dir/out"; fail "no refusal"; }
+  [ ! -e "$dir/evil" ] || fail "repro wrote where the history said"
+  ! grep -q "SECRET-LINE-42" "$dir/out" || fail "repro printed a file the history named"
+done
 expect 3 repro "$dir/f/history.bin" --structure heap
 grep -q "a history holds its structure" "$dir/out" || { cat "$dir/out"; fail "run options with a history file"; }
 expect 3 repro "$dir/f/history.bin" --keys 4

@@ -91,13 +91,23 @@ TEST(EdnStrings, RefuseWhatClojureRefuses) {
   EXPECT_EQ(edn(R"("\uD83D")"), std::nullopt) << "a lone surrogate: UTF-8 cannot hold it";
   EXPECT_EQ(edn("\"\xFF\""), std::nullopt);
   EXPECT_EQ(edn(R"("\)"), std::nullopt);
+  for (const char* bad : {R"("\0a")", R"("\18")", R"("\7x")"}) EXPECT_EQ(edn(bad), std::nullopt) << bad << ": an invalid digit";
+  EXPECT_EQ(edn(R"("\7 x")"), std::string("\a x")) << "whitespace ends a short octal escape";
 }
 
 TEST(EdnCharacters, AreReadAsClojureReadsThem) {
   for (const char* ok : {"\\a", "\\newline", "\\space", "\\tab", "\\return", "\\formfeed", "\\backspace", "\\u0041", "\\o101",
                          "\\\"", "\\(", "\\\\"})
     EXPECT_NE(edn(ok), std::nullopt) << ok;
-  for (const char* bad : {"\\foo", "\\uD83D", "\\o400", "\\u00"}) EXPECT_EQ(edn(bad), std::nullopt) << bad;
+  for (const char* bad : {"\\foo", "\\uD83D", "\\o400", "\\u00", "\\\xF0\x9F\x98\x80"}) EXPECT_EQ(edn(bad), std::nullopt) << bad;
+  try {  // two characters in a row, as Clojure reads them
+    EdnReader r(R"([\a\b])");
+    EdnValue v;
+    ASSERT_TRUE(r.next(v));
+    EXPECT_EQ(v.items.size(), 2u);
+  } catch (const EdnReader::Error& e) {
+    FAIL() << e.message;
+  }
   // A character that is a delimiter does not end the form around it.
   try {
     EdnReader r(R"([\" "x"])");
