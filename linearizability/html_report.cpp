@@ -55,10 +55,10 @@ class PartWriter {
  public:
   // Times are written relative to `origin` (the history's first stamp): a
   // GPU clock's stamps pass 2^53, past which JavaScript numbers round.
-  // `meta`: the whole history's, whose words name teams (a counterexample's
-  // projection may not keep it).
-  PartWriter(const History& h, const HistoryMeta& meta, std::ostringstream& out, size_t max_steps, uint64_t origin)
-      : h_(h), place_(meta), out_(out), max_steps_(max_steps), origin_(origin) {}
+  // `place`: the whole history's words for teams (a counterexample's
+  // projection may not keep them).
+  PartWriter(const History& h, const OpPlaces& place, std::ostringstream& out, size_t max_steps, uint64_t origin)
+      : h_(h), place_(place), out_(out), max_steps_(max_steps), origin_(origin) {}
 
   // ops: history indices shown; order: the part's linearization (may be empty).
   void write(const std::string& title, const std::vector<uint32_t>& ops, const std::vector<uint32_t>& order,
@@ -94,7 +94,7 @@ class PartWriter {
 
  private:
   const History& h_;
-  const OpPlaces place_;
+  const OpPlaces& place_;
   std::ostringstream& out_;
   size_t max_steps_;
   uint64_t origin_;
@@ -229,16 +229,17 @@ void write_html_report(const History& h, const CheckResult& r, std::ostream& out
   if (r.counterexample)
     for (const Operation& op : r.counterexample->history.ops) origin = std::min(origin, op.call);
   if (origin == UINT64_MAX) origin = 0;
-  PartWriter parts(h, h.meta, data, opt.max_ops, origin);
+  const OpPlaces place(h.meta);  // read from the configuration once
+  PartWriter parts(h, place, data, opt.max_ops, origin);
   size_t shown = 0;
   data << "{\"model\":" << js_string(h.model().name) << ",\"verdict\":" << js_string(verdict_name(r.verdict))
        << ",\"algorithm\":" << js_string(r.algorithm) << ",\"reason\":" << js_string(r.reason)
-       << ",\"team_word\":" << js_string(OpPlaces(h.meta).team_word()) << ",\"total\":" << h.ops.size() << ",\"origin\":" << js_string(std::to_string(origin));
+       << ",\"team_word\":" << js_string(place.team_word()) << ",\"total\":" << h.ops.size() << ",\"origin\":" << js_string(std::to_string(origin));
   if (h.meta.failure) data << ",\"failure\":" << failure_record_json(*h.meta.failure, /*inside_script=*/true);
   data << ",\"parts\":[";
   if (r.counterexample) {
     const Counterexample& cx = *r.counterexample;
-    PartWriter cx_parts(cx.history, h.meta, data, opt.max_ops, origin);
+    PartWriter cx_parts(cx.history, place, data, opt.max_ops, origin);
     std::vector<uint32_t> all(cx.history.ops.size());
     for (uint32_t i = 0; i < all.size(); ++i) all[i] = i;
     std::string title = "counterexample";

@@ -37,8 +37,13 @@ std::string all_ids(const History& h) {
   return s;
 }
 
-// `meta`: the whole history's (a projected counterexample's may not keep it).
-void write_counterexample(const HistoryMeta& meta, const Counterexample& cx, std::ostream& out) {
+// One operation a line: "  id 7  warp 1 job slot 3  [10, 20]  insert(5) -> true".
+void write_operation(const History& h, const Operation& op, const OpPlaces& place, std::string_view indent, std::ostream& out) {
+  out << indent << "id " << op.id << "  " << place(op) << "  " << interval(op) << "  " << describe_operation(h, op) << "\n";
+}
+
+// `place`: the whole history's words (a projected counterexample's history may not keep them).
+void write_counterexample(const Counterexample& cx, const OpPlaces& place, std::ostream& out) {
   const History& c = cx.history;
   out << "counterexample: " << c.ops.size() << " operation(s) from the " << cx.shrunk_from << " refuted"
       << (cx.key ? " on key " + std::to_string(*cx.key) : std::string()) << ", "
@@ -49,11 +54,8 @@ void write_counterexample(const HistoryMeta& meta, const Counterexample& cx, std
     out << ": pushes keep only these, pops return only these and ask for as many fewer)\n";
   }
   if (!cx.cut.empty()) out << "  (a time cut made " << cx.cut.size() << " operation(s) pending: they were still running at the cut)\n";
-  const OpPlaces place(meta);
   for (size_t i = 0; i < c.ops.size(); ++i) {
-    const Operation& op = c.ops[i];
-    out << "  id " << op.id << "  " << place(op) << "  " << interval(op) << "  "
-        << describe_operation(c, op) << "\n";
+    write_operation(c, c.ops[i], place, "  ", out);
     if (i < cx.longest_with.size()) {
       out << "      longest partial linearization with it (" << cx.longest_with[i].size() << " ops):";
       if (cx.longest_with[i].empty()) out << " none reaches it";
@@ -63,16 +65,12 @@ void write_counterexample(const HistoryMeta& meta, const Counterexample& cx, std
   }
 }
 
-void write_context(const History& h, const Counterexample& cx, const ReportOptions& opt, std::ostream& out) {
+void write_context(const History& h, const Counterexample& cx, const OpPlaces& place, const ReportOptions& opt, std::ostream& out) {
   const std::vector<uint32_t> ops = context_of(h, cx, *opt.context);
   out << "  context: " << ops.size() << " other operation(s) within " << *opt.context << " stamps of its span";
   if (ops.size() > opt.max_context_ops) out << " (first " << opt.max_context_ops << "; --json gives all)";
   out << (ops.empty() ? "\n" : ":\n");
-  const OpPlaces place(h.meta);
-  for (size_t i = 0; i < ops.size() && i < opt.max_context_ops; ++i) {
-    const Operation& op = h.ops[ops[i]];
-    out << "    id " << op.id << "  " << place(op) << "  " << interval(op) << "  " << describe_operation(h, op) << "\n";
-  }
+  for (size_t i = 0; i < ops.size() && i < opt.max_context_ops; ++i) write_operation(h, h.ops[ops[i]], place, "    ", out);
 }
 
 void write_counterexample_json(const Counterexample& cx, std::ostream& out) {
@@ -174,9 +172,10 @@ void write_text_report(const History& h, const CheckResult& r, std::ostream& out
     }
     out << "\n";
   }
+  const OpPlaces place(h.meta);  // read from the configuration once
   auto counterexample = [&](const Counterexample& cx) {
-    write_counterexample(h.meta, cx, out);
-    if (opt.context) write_context(h, cx, opt, out);
+    write_counterexample(cx, place, out);
+    if (opt.context) write_context(h, cx, place, opt, out);
   };
   if (r.counterexample) counterexample(*r.counterexample);
   for (const Counterexample& cx : r.more_counterexamples) counterexample(cx);

@@ -241,18 +241,20 @@ StressRequest request_from_configuration(const Registry& reg, const std::string&
   // A history is data from elsewhere: it holds its workload itself, never
   // names a file for a rerun to open (@FILE is the user's to give), and
   // holds only its run's options (where to write, how long: the user's).
-  for (const auto& [k, v] : values)
-    if (!v.empty() && v[0] == '@')
-      throw std::invalid_argument(where + ": the run configuration's --" + k +
-                                  " names a file; a history holds its workload itself and opens nothing it names");
   auto is_run_option = [&](const std::string& name) {
     return std::any_of(table->begin(), table->end(), [&](const OptionSpec& o) { return o.name == name && o.run; });
   };
-  for (const auto& [k, v] : values)
-    if (!is_run_option(k)) throw std::invalid_argument(where + ": the run configuration holds --" + k + ", which is not a run's option");
+  auto refuse_unless_run_option = [&](const std::string& name) {
+    if (!is_run_option(name)) throw std::invalid_argument(where + ": the run configuration holds --" + name + ", which is not a run's option");
+  };
+  for (const auto& [k, v] : values) {
+    if (!v.empty() && v[0] == '@')
+      throw std::invalid_argument(where + ": the run configuration's --" + k +
+                                  " names a file; a history holds its workload itself and opens nothing it names");
+    refuse_unless_run_option(k);
+  }
   for (const std::string& k : flags)
-    if (!session_flags.count(k) && !is_run_option(k))
-      throw std::invalid_argument(where + ": the run configuration holds --" + k + ", which is not a run's option");
+    if (!session_flags.count(k)) refuse_unless_run_option(k);
   for (const auto& [k, v] : session_values) {
     if (values.count(k)) throw std::invalid_argument("--" + k + " is the history's to say: it holds the run's configuration");
     values[k] = v;

@@ -218,7 +218,7 @@ Structure make_structure() {
     Target t;
     t.shape = A::workload(c);
     t.sim_lanes = A::sim_lanes(c);
-    t.team = t.sim_lanes == 1 ? "thread" : team;
+    t.team = sim::team_word_for(t.sim_lanes, team);
     t.model = A::model(c);
     t.sim = [c](const sim::SimConfig& cfg, const Ops& ops) { return A::run_sim(c, cfg, ops); };
     if constexpr (threads) t.threads = [c](uint64_t seed, const Ops& ops) { return A::run_threads(c, seed, ops); };

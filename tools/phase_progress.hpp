@@ -17,8 +17,8 @@ namespace warpcheck::cli {
 
 class PhaseProgress {
  public:
-  explicit PhaseProgress(bool quiet) : quiet_(quiet), line_(std::cerr) {
-    if (!quiet_) ticker_ = std::thread([this] { tick(); });
+  explicit PhaseProgress(bool quiet) : line_(std::cerr) {
+    if (!quiet) ticker_ = std::thread([this] { tick(); });
   }
   ~PhaseProgress() { stop(); }
   PhaseProgress(const PhaseProgress&) = delete;
@@ -56,7 +56,6 @@ class PhaseProgress {
       }
   }
 
-  const bool quiet_;
   ProgressLine line_;
   std::mutex mutex_;
   std::condition_variable wake_;

@@ -176,10 +176,8 @@ uint32_t EdnReader::read_digits(int base, int count) {
   for (int i = 0; i < count; ++i) {
     if (pos_ >= s_.size()) fail("unterminated string");
     const char d = advance();
-    const int x = std::isdigit(static_cast<unsigned char>(d)) ? d - '0'
-                  : base == 16 && std::isxdigit(static_cast<unsigned char>(d)) ? std::tolower(d) - 'a' + 10
-                                                                              : base;
-    if (x >= base) fail("invalid digit " + quoted_char(d) + " in a " + (base == 16 ? "\\u" : "octal") + " escape");
+    const int x = digit_value(d, base);
+    if (x < 0) fail("invalid digit " + quoted_char(d) + " in a " + (base == 16 ? "\\u" : "octal") + " escape");
     v = v * uint32_t(base) + uint32_t(x);
   }
   return v;
@@ -227,8 +225,8 @@ void EdnReader::read_string(std::string& out) {
           const char d = s_[pos_];
           if (std::isspace(static_cast<unsigned char>(d)) || d == ',' || std::string_view("\";'@^`~()[]{}\\%#").find(d) != std::string_view::npos)
             break;
-          if (d < '0' || d > '7') fail("invalid digit " + quoted_char(d) + " in an octal escape");
-          v = v * 8 + uint32_t(advance() - '0');
+          if (digit_value(d, 8) < 0) fail("invalid digit " + quoted_char(d) + " in an octal escape");
+          v = v * 8 + uint32_t(digit_value(advance(), 8));
         }
         if (v > 0377) fail("octal escape must be in range [0, 377]");
         append_utf8(out, v);
@@ -244,18 +242,24 @@ void EdnReader::check_character(std::string_view token) {
   static constexpr std::string_view kNamed[] = {"newline", "space", "tab", "backspace", "formfeed", "return"};
   for (std::string_view n : kNamed)
     if (name == n) return;
-  auto digits = [&](size_t from, int base) {
-    for (size_t i = from; i < name.size(); ++i)
-      if (base == 16 ? !std::isxdigit(static_cast<unsigned char>(name[i])) : name[i] < '0' || name[i] > '7') return false;
-    return true;
+  // The value of name's digits after its first letter in `base`, or nullopt.
+  auto number = [&](int base) -> std::optional<uint32_t> {
+    uint32_t v = 0;
+    for (const char d : name.substr(1)) {
+      const int x = digit_value(d, base);
+      if (x < 0) return std::nullopt;
+      v = v * uint32_t(base) + uint32_t(x);
+    }
+    return v;
   };
-  if (name[0] == 'u' && name.size() == 5 && digits(1, 16)) {
-    const uint32_t unit = uint32_t(std::stoul(std::string(name.substr(1)), nullptr, 16));
-    if (!high_surrogate(unit) && !low_surrogate(unit)) return;
-    fail("invalid character code " + detail::quoted(token));
+  if (name[0] == 'u' && name.size() == 5) {
+    if (const auto unit = number(16)) {
+      if (!high_surrogate(*unit) && !low_surrogate(*unit)) return;
+      fail("invalid character code " + detail::quoted(token));
+    }
   }
-  if (name[0] == 'o' && name.size() >= 2 && name.size() <= 4 && digits(1, 8) && std::stoul(std::string(name.substr(1)), nullptr, 8) <= 0377)
-    return;
+  if (name[0] == 'o' && name.size() >= 2 && name.size() <= 4)
+    if (const auto code = number(8); code && *code <= 0377) return;
   // One UTF-8 character written raw is one character: one UTF-16 unit, as
   // a Java char (a character past U+FFFF is two, and refused).
   if (valid_utf8(name) && uint8_t(name[0]) >= 0xC0 && uint8_t(name[0]) < 0xF0) {

@@ -54,9 +54,9 @@ uint32_t JsonCursor::hex4() {
   if (pos_ + 4 > s_.size()) fail("truncated \\u escape");
   uint32_t unit = 0;
   for (int i = 0; i < 4; ++i) {
-    const char h = s_[pos_++];
-    if (!std::isxdigit(static_cast<unsigned char>(h))) fail("bad \\u escape");
-    unit = unit * 16 + uint32_t(std::isdigit(static_cast<unsigned char>(h)) ? h - '0' : std::tolower(h) - 'a' + 10);
+    const int v = digit_value(s_[pos_++], 16);
+    if (v < 0) fail("bad \\u escape");
+    unit = unit * 16 + uint32_t(v);
   }
   return unit;
 }

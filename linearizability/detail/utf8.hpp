@@ -60,6 +60,12 @@ inline void append_utf8(std::string& out, uint32_t cp) {
   }
 }
 
+// The value of an escape's digit `d` in `base` (8 or 16), or -1.
+inline int digit_value(char d, int base) {
+  const int v = d >= '0' && d <= '9' ? d - '0' : d >= 'a' && d <= 'f' ? d - 'a' + 10 : d >= 'A' && d <= 'F' ? d - 'A' + 10 : -1;
+  return v < base ? v : -1;
+}
+
 inline bool high_surrogate(uint32_t u) { return u >= 0xD800 && u <= 0xDBFF; }
 inline bool low_surrogate(uint32_t u) { return u >= 0xDC00 && u <= 0xDFFF; }
 

@@ -701,11 +701,7 @@ void Simulator::end_a_preemption() {
   wake_delayed(false);
 }
 
-std::string Simulator::team_word() const {
-  if (!config_.team_word.empty()) return config_.team_word;
-  const uint32_t n = config_.lanes;
-  return n == 32 ? "warp" : n == 1 ? "thread" : n > 32 ? "block" : "team";
-}
+std::string Simulator::team_word() const { return team_word_for(config_.lanes, config_.team_word); }
 
 std::string Simulator::team_name(uint32_t team) const { return team_word() + " " + std::to_string(team); }
 

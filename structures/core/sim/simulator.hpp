@@ -41,11 +41,20 @@ namespace warpcheck::sim {
 enum class SchedulerKind : uint8_t { Random, Pct, Targeted, Guided };
 enum class MemoryModel : uint8_t { sc, relaxed };
 
+// What a team of `lanes` lanes is called in reports: a one-lane team is a
+// thread; else `declared` ("warp", "block"), or where none is declared, by
+// its lanes (32 a warp, more a block, else "team").
+inline std::string team_word_for(uint32_t lanes, const std::string& declared = {}) {
+  if (lanes == 1) return "thread";
+  if (!declared.empty()) return declared;
+  return lanes == 32 ? "warp" : lanes > 32 ? "block" : "team";
+}
+
 struct SimConfig {
   uint32_t teams = 1;
   uint32_t lanes = 32;  // lanes per team: 32 for a warp, more for a block
-  // What a team is, in reports: "warp", "block" or "thread"; empty: by its
-  // lanes (1 a thread, 32 a warp, more a block, else "team").
+  // What a team is, in reports (team_word_for): "warp" or "block", as its
+  // structure declares; empty: by its lanes.
   std::string team_word;
   uint64_t seed = 1;
   SchedulerKind scheduler = SchedulerKind::Random;
