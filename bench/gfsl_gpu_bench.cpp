@@ -140,8 +140,8 @@ int main(int argc, char** argv) {
       for (const auto* run : {&off, &on})
         if (run->times.faults)
           faults.push_back(row + std::string("GFSL, recording ") + (run == &off ? "off" : "on") + ": " +
-                           describe_gpu_faults(run->times.first_fault, run->memory->layout(), run->device_bases));
-      if (slab.times.faults) faults.push_back(row + std::string("slab hash: ") + describe_gpu_faults(slab.times.first_fault, {}, {}));
+                           describe_gpu_faults(run->times.first_fault, run->memory->layout(), run->device_bases, "warp"));
+      if (slab.times.faults) faults.push_back(row + std::string("slab hash: ") + describe_gpu_faults(slab.times.first_fault, {}, {}, "warp"));
       const double g = mops(operations, off.times.mix_ms), rec = mops(operations, on.times.mix_ms),
                    s = mops(operations, slab.times.mix_ms);
       const double row_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - row_start).count();

@@ -48,8 +48,8 @@ namespace warpcheck {
 
 namespace {
 
-constexpr uint32_t kNone = std::numeric_limits<uint32_t>::max();
-constexpr uint64_t kNever = std::numeric_limits<uint64_t>::max();
+using detail::kNone;
+using detail::kNever;
 constexpr int64_t kNoKey = std::numeric_limits<int64_t>::max();
 constexpr size_t kPairVisits = size_t(1) << 26;  // finding 2's budget
 

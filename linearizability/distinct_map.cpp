@@ -70,11 +70,11 @@ namespace warpcheck {
 
 namespace {
 
-constexpr uint32_t kNone = UINT32_MAX;
-constexpr uint64_t kNever = kPendingTime;
+using detail::kNone;
+using detail::kNever;
 constexpr uint64_t kScalable = uint64_t(1) << 61;  // stamps the witness's construction can scale by 4
 
-struct Value {
+struct MapValue {
   int64_t value = 0;
   uint32_t writer = kNone;
   uint32_t finds_begin = 0, finds_end = 0;  // in finds_
@@ -132,14 +132,14 @@ class MapDecision : public detail::HistoryDecision {
 
   uint32_t value_index(int64_t value) const { return *values_met_.find(value); }
 
-  // A Value for each value met, each written once; the finds' tickets
+  // A MapValue for each value met, each written once; the finds' tickets
   // turned into value indices.
   bool number_values() {
     values_met_.number();
     values_.resize(values_met_.size());
     for (uint32_t v = 0; v < values_.size(); ++v) values_[v].value = values_met_.value(v);
     for (size_t k = 0; k < writers_.size(); ++k) {
-      Value& v = values_[values_met_.index(writer_ticket_[k])];
+      MapValue& v = values_[values_met_.index(writer_ticket_[k])];
       const uint32_t i = writers_[k];
       if (v.writer != kNone) return not_applicable("the value " + std::to_string(v.value) + " is written more than once" + on_key());
       v.writer = i;
@@ -193,13 +193,13 @@ class MapDecision : public detail::HistoryDecision {
     sorted_finds_ = detail::group_by_value(finds_, find_of_, values_.size(), begin);
     for (size_t v = 0; v < values_.size(); ++v) values_[v].finds_begin = begin[v], values_[v].finds_end = begin[v + 1];
     for (uint32_t i : pending_writers_) {
-      Value& v = values_[value_index(op(i).data.value)];
+      MapValue& v = values_[value_index(op(i).data.value)];
       if (v.finds_begin == v.finds_end) {
         spare_writes_.push_back(i);
         v.writer = kNone;
       }
     }
-    for (Value& v : values_) {
+    for (MapValue& v : values_) {
       detail::poll_every(++polled_);
       if (v.finds_begin == v.finds_end) continue;
       if (v.writer == kNone) return violation({sorted_finds_[v.finds_begin]}, describe(sorted_finds_[v.finds_begin]) + " returned a value never written" + on_key());
@@ -213,13 +213,13 @@ class MapDecision : public detail::HistoryDecision {
     return true;
   }
 
-  std::vector<uint32_t> value_ops(const Value& v) const {
+  std::vector<uint32_t> value_ops(const MapValue& v) const {
     std::vector<uint32_t> out(sorted_finds_.begin() + v.finds_begin, sorted_finds_.begin() + v.finds_end);
     out.push_back(v.writer);
     return out;
   }
 
-  std::vector<uint32_t> defining(const Value& v) const { return {v.writer, v.a_op, v.b_op}; }
+  std::vector<uint32_t> defining(const MapValue& v) const { return {v.writer, v.a_op, v.b_op}; }
 
   std::vector<uint32_t> joined(std::vector<uint32_t> x, const std::vector<uint32_t>& y) const {
     x.insert(x.end(), y.begin(), y.end());
@@ -234,9 +234,9 @@ class MapDecision : public detail::HistoryDecision {
       if (values_[v].writer != kNone && values_[v].has_stretch()) stretches_.push_back(v);
     detail::radix_order_by(stretches_, [&](uint32_t v) { return values_[v].a; });
     for (size_t k = 0; k < stretches_.size(); ++k) {
-      const Value& v = values_[stretches_[k]];
+      const MapValue& v = values_[stretches_[k]];
       if (k > 0 && v.a < values_[stretches_[k - 1]].b) {
-        const Value& u = values_[stretches_[k - 1]];
+        const MapValue& u = values_[stretches_[k - 1]];
         return violation(joined(defining(u), defining(v)), "the values of " + describe(u.writer) + " and " + describe(v.writer) +
                                                                " are each surely current while the other is" + on_key());
       }
@@ -246,14 +246,14 @@ class MapDecision : public detail::HistoryDecision {
     auto covered = [&](uint64_t c, uint64_t r, std::vector<uint32_t> named, const std::string& what) {
       const std::vector<uint32_t> by = held_.covering(c, r);
       if (by.empty()) return undecided("no free moment for " + what + ", nor what covers it" + on_key());
-      const Value& z = values_[by.front()];
+      const MapValue& z = values_[by.front()];
       return violation(joined(std::move(named), defining(z)),
                        what + " has no moment outside the stretch where the value of " + describe(z.writer) + " is surely current" + on_key());
     };
-    for (const Value& u : values_)
+    for (const MapValue& u : values_)
       if (u.writer != kNone && !u.has_stretch() && u.finds_begin < u.finds_end && !held_.first_free(u.b, u.a))
         return covered(u.b, u.a, defining(u), "the value of " + describe(u.writer));
-    for (const Value& u : values_)
+    for (const MapValue& u : values_)
       if (u.writer != kNone && u.finds_begin == u.finds_end && !held_.first_free(op(u.writer).call, op(u.writer).ret))
         return covered(op(u.writer).call, op(u.writer).ret, {u.writer}, describe(u.writer));
     for (const std::vector<uint32_t>* list : {&absent_, &erases_})
@@ -268,9 +268,9 @@ class MapDecision : public detail::HistoryDecision {
   // before it with the latest invocation leaves the shortest window.
   bool check_absent_after_writes() {
     std::vector<uint32_t> writes, targets(absent_);
-    for (const Value& v : values_)
+    for (const MapValue& v : values_)
       if (v.writer != kNone && !op(v.writer).pending()) writes.push_back(v.writer);
-    for (const Value& v : values_)
+    for (const MapValue& v : values_)
       if (v.writer != kNone && inserts(v.writer)) targets.push_back(v.writer);
     if (writes.empty() || targets.empty()) return true;
     // Times gathered in sequence: the searches below then read no records.
@@ -366,7 +366,7 @@ class MapDecision : public detail::HistoryDecision {
     }
     std::vector<uint32_t> all;
     for (const std::vector<uint32_t>* list : {&finds_, &absent_, &present_, &erases_, &spare_erases_, &spare_writes_}) all.insert(all.end(), list->begin(), list->end());
-    for (const Value& v : values_)
+    for (const MapValue& v : values_)
       if (v.writer != kNone) all.push_back(v.writer);
     return violation(std::move(all), "the history with each value's write and finds at one moment, every value a failed insert "
                                      "may need current kept apart, is not linearizable" + on_key());
@@ -381,7 +381,7 @@ class MapDecision : public detail::HistoryDecision {
     stands_for_.reserve(most);
     absorbed_.assign(contracted_.size(), {});
     for (uint32_t v = 0; v < values_.size(); ++v) {
-      const Value& value = values_[v];
+      const MapValue& value = values_[v];
       if (value.writer == kNone) continue;
       if (kept_value_[v]) {
         add_as_is(value.writer);
@@ -449,7 +449,7 @@ class MapDecision : public detail::HistoryDecision {
         witness_order_.push_back(stands_for);
         continue;
       }
-      const Value& v = values_[stands_for & ~kCollapsed];
+      const MapValue& v = values_[stands_for & ~kCollapsed];
       witness_order_.push_back(v.writer);
       if (v.contracted == kNone) {
         witness_order_.insert(witness_order_.end(), sorted_finds_.begin() + v.finds_begin, sorted_finds_.begin() + v.finds_end);
@@ -471,7 +471,7 @@ class MapDecision : public detail::HistoryDecision {
     if (rets.empty()) return false;
     std::sort(rets.begin(), rets.end());
     for (uint32_t v = 0; v < values_.size(); ++v) {
-      const Value& value = values_[v];
+      const MapValue& value = values_[v];
       if (value.writer == kNone || value.finds_begin == value.finds_end) continue;
       const auto first = std::lower_bound(rets.begin(), rets.end(), op(value.writer).call);
       if (first != rets.end() && *first < value.b) kept_value_[v] = 1;
@@ -484,7 +484,7 @@ class MapDecision : public detail::HistoryDecision {
   int64_t key_ = 0;
   size_t polled_ = 0;
   bool too_late_ = false;
-  std::vector<Value> values_;
+  std::vector<MapValue> values_;
   detail::DenseValues values_met_;
   std::vector<uint32_t> writers_, writer_ticket_;  // writes and their values' tickets, until numbered
   std::vector<uint32_t> finds_, find_of_, sorted_finds_;

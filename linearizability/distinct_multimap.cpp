@@ -91,9 +91,9 @@ namespace warpcheck {
 
 namespace {
 
-constexpr uint32_t kNone = UINT32_MAX;
+using detail::kNone;
 constexpr uint32_t kOutnumbered = UINT32_MAX - 1;  // owner of the stretches where N > C
-constexpr uint64_t kNever = kPendingTime;
+using detail::kNever;
 
 // An operation that names a value: an insert, or a completed erase or
 // find that returned it.
@@ -104,7 +104,7 @@ struct Naming {
   uint32_t op;
 };
 
-struct Value {
+struct MultimapValue {
   int64_t value = 0;
   uint32_t insert = kNone, erase = kNone;
   uint32_t finds_begin = 0, finds_end = 0;  // its finds, in namings_
@@ -194,7 +194,7 @@ class KeyDecision : public detail::HistoryDecision {
         return violation({namings_[begin].op}, describe(namings_[begin].op) + " returned a value no insert of its key added");
       if (erases_from - begin > 1)
         return not_applicable("the value " + std::to_string(value) + " is inserted more than once" + on_key());
-      Value v;
+      MultimapValue v;
       v.value = value;
       v.insert = namings_[begin].op;
       if (finds_from - erases_from > 1)
@@ -226,7 +226,7 @@ class KeyDecision : public detail::HistoryDecision {
     if (absents_.empty()) return true;
     kept_starts_.clear();
     for (uint32_t s = 0; s < values_.size(); ++s) {
-      const Value& v = values_[s];
+      const MultimapValue& v = values_[s];
       if (!v.back_to_back()) held_.add(v.a, v.b, s);
       if (!v.erased()) kept_starts_.push_back(v.a);
     }
@@ -280,7 +280,7 @@ class KeyDecision : public detail::HistoryDecision {
     bool kept_in = false, outnumbered = false;
     std::string names;
     auto take = [&](uint32_t s) {
-      const Value& v = values_[s];
+      const MultimapValue& v = values_[s];
       for (uint32_t i : {v.insert, v.erase, v.a_op, v.b_op})
         if (i != kNone) evidence.push_back(i);
       kept_in |= !v.erased();
@@ -349,7 +349,7 @@ class KeyDecision : public detail::HistoryDecision {
     for (std::vector<std::pair<uint64_t, uint32_t>>& phase : phases_) phase.clear();
     auto put = [&](Phase phase, uint64_t point, uint32_t i) { phases_[phase].emplace_back(point, i); };
     for (const Absent& x : absents_) put(kAbsent, x.t, x.op);
-    for (const Value& v : values_) {
+    for (const MultimapValue& v : values_) {
       detail::poll_every(++polled_);
       if (v.back_to_back()) {
         put(kBackToBack, v.b, v.insert);
@@ -385,7 +385,7 @@ class KeyDecision : public detail::HistoryDecision {
   size_t polled_ = 0;
   // One key's working set, kept between keys to spare the allocations.
   std::vector<Naming> namings_, sorted_namings_;  // by value, then role
-  std::vector<Value> values_;
+  std::vector<MultimapValue> values_;
   std::vector<Absent> absents_;
   std::vector<uint32_t> pending_erases_;
   std::vector<uint64_t> kept_starts_, pending_calls_;  // sorted

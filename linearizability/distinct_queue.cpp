@@ -45,10 +45,10 @@ namespace warpcheck {
 
 namespace {
 
-constexpr uint32_t kNone = UINT32_MAX;
+using detail::kNone;
 
 // One enqueued value, and the dequeue that returned it, if any.
-struct Value {
+struct QueueValue {
   int64_t value = 0;
   uint32_t enq = kNone;
   uint32_t deq = kNone;     // a completed dequeue, or the pending one matched with it
@@ -95,7 +95,7 @@ class QueueDecision : detail::DistinctValueDecision {
       if (d.kind != OpKind::Enqueue) continue;
       if (!slot.try_emplace(d.key, uint32_t(values_.size())).second)
         return not_applicable("the value " + std::to_string(d.key) + " is enqueued more than once");
-      Value v;
+      QueueValue v;
       v.value = d.key;
       v.enq = i;
       v.ce = ops[i].call;
@@ -113,7 +113,7 @@ class QueueDecision : detail::DistinctValueDecision {
       } else {
         auto it = slot.find(op.data.result);
         if (it == slot.end()) return violation({}, {i}, "a dequeue returned " + std::to_string(op.data.result) + ", which no enqueue added");
-        Value& v = values_[it->second];
+        QueueValue& v = values_[it->second];
         if (v.deq != kNone) return violation({}, {v.enq, v.deq, i}, std::to_string(v.value) + " is dequeued twice");
         v.deq = i;
         v.deq_completed = true;
@@ -140,7 +140,7 @@ class QueueDecision : detail::DistinctValueDecision {
     });
     const size_t matched = std::min(undequeued.size(), pending_dequeues_.size());
     for (size_t j = 0; j < undequeued.size(); ++j) {
-      Value& v = values_[undequeued[j]];
+      QueueValue& v = values_[undequeued[j]];
       if (j < matched) {
         v.deq = pending_dequeues_[j];
         v.cd = h_.ops[v.deq].call;
@@ -211,7 +211,7 @@ class QueueDecision : detail::DistinctValueDecision {
     placed_.assign(values_.size(), 0);
     std::vector<std::vector<uint32_t>> gaps(empties_.size() + 1);
     for (uint32_t s : dequeued_) {
-      Value& v = values_[s];
+      QueueValue& v = values_[s];
       const auto first_after = std::lower_bound(empties_.begin(), empties_.end(), v.low(),
                                                 [](const Empty& x, uint64_t t) { return x.t < t; });
       v.segment = uint32_t(first_after - empties_.begin());
@@ -232,8 +232,8 @@ class QueueDecision : detail::DistinctValueDecision {
   // response left, and its enqueue by the first response of either kind.
   bool order_gap(std::vector<uint32_t>& gap, uint64_t start) {
     const size_t n = gap.size();
-    const std::vector<uint32_t> by_rd = sorted_by(gap, &Value::rd), by_re = sorted_by(gap, &Value::re),
-                                by_cd = sorted_by(gap, &Value::cd);
+    const std::vector<uint32_t> by_rd = sorted_by(gap, &QueueValue::rd), by_re = sorted_by(gap, &QueueValue::re),
+                                by_cd = sorted_by(gap, &QueueValue::cd);
     auto placed = [&](uint32_t s) { return placed_[s] != 0; };
     using Entry = std::pair<uint64_t, uint32_t>;  // (enqueue start, value)
     std::priority_queue<Entry, std::vector<Entry>, std::greater<Entry>> ready;
@@ -245,14 +245,14 @@ class QueueDecision : detail::DistinctValueDecision {
       detail::poll_every(order.size());
       while (placed(by_rd[rd_at])) ++rd_at;
       while (placed(by_re[re_at])) ++re_at;
-      const Value& first_d = values_[by_rd[rd_at]];
-      const Value& first_e = values_[by_re[re_at]];
+      const QueueValue& first_d = values_[by_rd[rd_at]];
+      const QueueValue& first_e = values_[by_re[re_at]];
       for (; cd_at < n && values_[by_cd[cd_at]].cd <= first_d.rd; ++cd_at) ready.emplace(values_[by_cd[cd_at]].ce, by_cd[cd_at]);
       if (ready.empty() || ready.top().first > std::min(first_d.rd, first_e.re))
         return forced_both_ways(by_rd[rd_at], by_re[re_at]);
       const uint32_t s = ready.top().second;
       ready.pop();
-      Value& v = values_[s];
+      QueueValue& v = values_[s];
       e = std::max(e, v.ce);
       d = std::max({d, v.cd, e});
       if (e > v.re || d > v.rd) return undecided("a value's point could not be placed in its gap");
@@ -268,7 +268,7 @@ class QueueDecision : detail::DistinctValueDecision {
   // The values of `gap` ordered by one of their times (a radix sort of the
   // times copied out: sorting by reaching into the values was a fifth of a
   // million-operation check).
-  std::vector<uint32_t> sorted_by(const std::vector<uint32_t>& gap, uint64_t Value::*field) const {
+  std::vector<uint32_t> sorted_by(const std::vector<uint32_t>& gap, uint64_t QueueValue::*field) const {
     std::vector<uint64_t> times(gap.size());
     std::vector<uint32_t> order(gap.size());
     for (uint32_t i = 0; i < gap.size(); ++i) {
@@ -281,7 +281,7 @@ class QueueDecision : detail::DistinctValueDecision {
   }
 
   // Why a must leave the queue before b, from real time ("" if nothing forces it).
-  std::string forced_before(const Value& a, const Value& b) const {
+  std::string forced_before(const QueueValue& a, const QueueValue& b) const {
     const std::string va = std::to_string(a.value), vb = std::to_string(b.value);
     if (a.rd < b.cd) return "dequeue -> " + va + " returned before dequeue -> " + vb + " was invoked";
     if (a.re < b.ce) return "enqueue(" + va + ") returned before enqueue(" + vb + ") was invoked";
@@ -313,7 +313,7 @@ class QueueDecision : detail::DistinctValueDecision {
     dequeues.reserve(fifo_.size());
     uint64_t last_enqueue = 0;
     for (uint32_t k = 0; k < fifo_.size(); ++k) {
-      const Value& v = values_[fifo_[k]];
+      const QueueValue& v = values_[fifo_[k]];
       enqueues.push_back({v.e, k + 1, 0, v.enq});
       dequeues.push_back({v.d, k + 1, 1, v.deq});
       last_enqueue = std::max(last_enqueue, v.e);
@@ -345,7 +345,7 @@ class QueueDecision : detail::DistinctValueDecision {
   bool violation(const std::vector<uint32_t>& slots, std::vector<uint32_t> ops, std::string why) {
     size_t uncertain = 0;
     for (uint32_t s : slots) {
-      const Value& v = values_[s];
+      const QueueValue& v = values_[s];
       ops.push_back(v.enq);
       if (v.deq_completed) ops.push_back(v.deq);
       else ++uncertain;
@@ -356,7 +356,7 @@ class QueueDecision : detail::DistinctValueDecision {
   }
 
   const History& h_;
-  std::vector<Value> values_;
+  std::vector<QueueValue> values_;
   std::vector<Empty> empties_;
   std::vector<uint32_t> pending_dequeues_;  // by invocation
   std::vector<uint32_t> dequeued_;          // values a dequeue returned or was matched with

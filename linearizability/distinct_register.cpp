@@ -88,8 +88,8 @@ namespace warpcheck {
 
 namespace {
 
-constexpr uint32_t kNone = UINT32_MAX;
-constexpr uint64_t kNever = kPendingTime;
+using detail::kNone;
+using detail::kNever;
 constexpr uint32_t kStart = 0;  // the value index of the unwritten start
 constexpr uint32_t kStartTicket = UINT32_MAX;  // a read of the start, until values are numbered
 
@@ -107,7 +107,7 @@ struct Place {
 
 Place at(uint64_t point, Rank rank, uint64_t tie = 0) { return {point, uint64_t(rank) << 61 | tie}; }
 
-struct Value {
+struct RegisterValue {
   int64_t value = 0;
   uint32_t writer = kNone;    // the write or CAS that wrote it and took effect
   uint32_t from = kNone;      // its writer's CAS replaced this value
@@ -158,7 +158,7 @@ class RegisterDecision : public detail::HistoryDecision {
  private:
 
   void clear() {
-    values_.assign(1, Value{});
+    values_.assign(1, RegisterValue{});
     met_.clear();
     slot_.clear();
     writes_.clear();
@@ -216,12 +216,12 @@ class RegisterDecision : public detail::HistoryDecision {
     sorted_reads_ = detail::group_by_value(reads_, read_of_, values_.size(), begin);
     for (size_t v = 0; v < values_.size(); ++v) values_[v].reads_begin = begin[v], values_[v].reads_end = begin[v + 1];
     read_place_.assign(reads_.size(), Place{});
-    for (Value& v : values_)
+    for (RegisterValue& v : values_)
       if (v.reads_begin < v.reads_end) v.observer = sorted_reads_[v.reads_begin];
     return true;
   }
 
-  // A Value for each value a read, write or CAS names (ascending, after
+  // A RegisterValue for each value a read, write or CAS names (ascending, after
   // the start); the tickets turned into value indices. A failed CAS's
   // expected value is one only where something else names it (kNone else).
   void number_values() {
@@ -235,7 +235,7 @@ class RegisterDecision : public detail::HistoryDecision {
       if (w.from != kNone) slot_[met_.index(w.from)] = kNamed;
     }
     for (uint32_t d = 0; d < met_.size(); ++d)
-      if (slot_[d] == kNamed) slot_[d] = uint32_t(values_.size()), values_.push_back(Value{met_.value(d)});
+      if (slot_[d] == kNamed) slot_[d] = uint32_t(values_.size()), values_.push_back(RegisterValue{met_.value(d)});
     for (uint32_t& t : read_of_) t = t == kStartTicket ? kStart : slot_[met_.index(t)];
     for (Write& w : writes_) {
       w.value = slot_[met_.index(w.value)];
@@ -285,7 +285,7 @@ class RegisterDecision : public detail::HistoryDecision {
       if (values_[from].writer != kNone && op(values_[from].writer).pending()) work.push_back(from);
     }
     for (uint32_t v : pending_writers_) {
-      Value& value = values_[v];
+      RegisterValue& value = values_[v];
       if (value.observer != kNone) continue;
       if (value.from == kNone) spare_writes_.emplace(op(value.writer).call, value.writer);
       else spare_cases_.emplace(value.from, value.writer);
@@ -301,14 +301,14 @@ class RegisterDecision : public detail::HistoryDecision {
   bool link_chains() {
     for (uint32_t v = 1; v < values_.size(); ++v) {
       detail::poll_every(++polled_);
-      Value& value = values_[v];
+      RegisterValue& value = values_[v];
       if (value.writer == kNone) {
         if (value.observer != kNone)
           return violation(closure({value.observer}), describe(value.observer) + " saw a value never written");
         continue;
       }
       if (value.from == kNone) continue;
-      Value& from = values_[value.from];
+      RegisterValue& from = values_[value.from];
       if (from.writer == kNone)
         return violation(closure({value.writer}), describe(value.writer) + " replaced a value never written");
       if (from.succ != kNone)
@@ -361,7 +361,7 @@ class RegisterDecision : public detail::HistoryDecision {
       return true;
     };
     for (uint32_t v = chain.head; v != kNone; v = values_[v].next) {
-      Value& value = values_[v];
+      RegisterValue& value = values_[v];
       if (value.writer != kNone) {
         if (!fits(value.writer)) return false;
         if (op(value.writer).call >= latest) latest = op(value.writer).call, latest_op = value.writer;
@@ -384,7 +384,7 @@ class RegisterDecision : public detail::HistoryDecision {
     chain_values_.clear();
     for (uint32_t v = chain.head; v != kNone; v = values_[v].next) chain_values_.push_back(v);
     for (auto it = chain_values_.rbegin(); it != chain_values_.rend(); ++it) {
-      Value& value = values_[*it];
+      RegisterValue& value = values_[*it];
       for (uint32_t k = value.reads_begin; k < value.reads_end; ++k)
         if (op(sorted_reads_[k]).ret <= earliest) earliest = op(sorted_reads_[k]).ret, earliest_op = sorted_reads_[k];
       if (value.writer != kNone && op(value.writer).ret <= earliest) earliest = op(value.writer).ret, earliest_op = value.writer;
@@ -441,7 +441,7 @@ class RegisterDecision : public detail::HistoryDecision {
       if (fewest.size() <= 3) break;
     }
     if (!fewest.empty()) return violation(fewest, why);
-    const Value& unwritten = values_[kStart];
+    const RegisterValue& unwritten = values_[kStart];
     for (uint32_t k = unwritten.reads_begin; k < unwritten.reads_end; ++k) read_place_[k] = at(op(sorted_reads_[k]).call, kStartRead);
     chains_[kStart].start = at(0, kBeforeAll);
     for (uint32_t c = 1; c < chains_.size(); ++c) starts_.emplace_back(chains_[c].start, c);
@@ -484,7 +484,7 @@ class RegisterDecision : public detail::HistoryDecision {
       return at(point, point == chain.a ? kChainStarting : kChainGoingOn, uint64_t(c) << 32 | layer);
     };
     for (uint32_t v = chain.head; v != kNone; v = values_[v].next) {
-      Value& value = values_[v];
+      RegisterValue& value = values_[v];
       value.written = place(value.writer, 2 * value.position);
       latest = std::max(latest, op(value.writer).call);
       uint64_t reads_latest = latest;
@@ -504,7 +504,7 @@ class RegisterDecision : public detail::HistoryDecision {
     Chain& chain = chains_[c];
     const uint64_t tie = uint64_t(rank == kMovedChain ? moves_++ : c) << 32;
     for (uint32_t v = chain.head; v != kNone; v = values_[v].next) {
-      Value& value = values_[v];
+      RegisterValue& value = values_[v];
       value.written = at(t, rank, tie | (2 * value.position));
       for (uint32_t k = value.reads_begin; k < value.reads_end; ++k) read_place_[k] = at(t, rank, tie | (2 * value.position + 1));
     }
@@ -541,7 +541,7 @@ class RegisterDecision : public detail::HistoryDecision {
       placed_.emplace_back(at(o.call, kBeforeAll, x), x);  // e is never current
       return true;
     }
-    Value& e = values_[expects];
+    RegisterValue& e = values_[expects];
     Chain& chain = chains_[e.chain];
     if (e.live_from < o.call && o.ret < e.live_to)
       return violation(closure({x, e.live_from_op, e.live_to_op}),
@@ -576,7 +576,7 @@ class RegisterDecision : public detail::HistoryDecision {
 
   // A writer that ends e's time inside X's interval, after e's chain: a
   // spare pending write or CAS from e, or a chain of 2 that can move.
-  bool take_ender(uint32_t x, const Value& e, const Chain& chain) {
+  bool take_ender(uint32_t x, const RegisterValue& e, const Chain& chain) {
     const Operation& o = op(x);
     const uint64_t from = std::max(o.call, chain.last_point);
     if (from > o.ret) return false;
@@ -646,7 +646,7 @@ class RegisterDecision : public detail::HistoryDecision {
   }
 
   void build_order(std::vector<uint32_t>& order) {
-    for (const Value& value : values_)
+    for (const RegisterValue& value : values_)
       if (value.writer != kNone) placed_.emplace_back(value.written, value.writer);
     for (size_t k = 0; k < sorted_reads_.size(); ++k) placed_.emplace_back(read_place_[k], sorted_reads_[k]);
     sort_keys_.resize(placed_.size());
@@ -663,7 +663,7 @@ class RegisterDecision : public detail::HistoryDecision {
   bool violation(std::vector<uint32_t> ops, std::string why) { return found(Outcome::Violation, std::move(ops), std::move(why)); }
 
   size_t polled_ = 0;
-  std::vector<Value> values_;
+  std::vector<RegisterValue> values_;
   detail::DenseValues met_;
   std::vector<uint32_t> slot_;  // by met_'s index: the value's index, or kNone
   struct Write {

@@ -60,10 +60,10 @@ namespace warpcheck {
 
 namespace {
 
-constexpr uint32_t kNone = UINT32_MAX;
-constexpr uint64_t kNever = kPendingTime;  // the pop of a value nobody popped: at infinity
+using detail::kNone;
+using detail::kNever;  // the pop of a value nobody popped: at infinity
 
-struct Value {
+struct StackValue {
   int64_t value = 0;
   uint32_t push = kNone;
   uint32_t pop = kNone;     // the completed pop that returned it, or the pending pop matched with it
@@ -121,7 +121,7 @@ class StackDecision : detail::DistinctValueDecision {
       if (ops[i].data.kind != OpKind::Push) continue;
       if (!slot.try_emplace(ops[i].data.key, uint32_t(values_.size())).second)
         return not_applicable("the value " + std::to_string(ops[i].data.key) + " is pushed more than once");
-      Value v;
+      StackValue v;
       v.value = ops[i].data.key;
       v.push = i;
       v.pc = ops[i].call;
@@ -139,7 +139,7 @@ class StackDecision : detail::DistinctValueDecision {
       } else {
         auto it = slot.find(op.data.result);
         if (it == slot.end()) return violation({}, {i}, "a pop returned " + std::to_string(op.data.result) + ", which no push added");
-        Value& v = values_[it->second];
+        StackValue& v = values_[it->second];
         if (v.popped()) return violation({}, {v.push, v.pop, i}, std::to_string(v.value) + " is popped twice");
         v.pop = i;
         v.oc = op.call;
@@ -171,7 +171,7 @@ class StackDecision : detail::DistinctValueDecision {
     };
     std::vector<Unpopped> unpopped;
     for (uint32_t s = 0; s < values_.size(); ++s) {
-      const Value& v = values_[s];
+      const StackValue& v = values_[s];
       if (v.popped() || v.pr == kNever) continue;
       const auto due = std::upper_bound(null_returns.begin(), null_returns.end(), v.pr);
       unpopped.push_back({v.pr, due == null_returns.end() ? kNever : *due, s});
@@ -201,7 +201,7 @@ class StackDecision : detail::DistinctValueDecision {
     std::sort(pairs.begin(), pairs.end());
     std::vector<char> value_taken(unpopped.size(), 0), pop_taken(pending_pops_.size(), 0);
     auto match = [&](size_t i, size_t j) {
-      Value& v = values_[unpopped[i].slot];
+      StackValue& v = values_[unpopped[i].slot];
       v.pop = pending_pops_[j];
       v.pop_guessed = true;
       v.oc = call(j);
@@ -236,7 +236,7 @@ class StackDecision : detail::DistinctValueDecision {
   bool find_parts() {
     std::vector<uint64_t> starts;
     for (uint32_t s = 0; s < values_.size(); ++s) {
-      const Value& v = values_[s];
+      const StackValue& v = values_[s];
       if (v.overlaps()) back_to_back_.push_back(s);
       else if (v.pr != kNever) {
         stretch_order_.push_back(s);
@@ -254,7 +254,7 @@ class StackDecision : detail::DistinctValueDecision {
     uint64_t reach = 0;
     for (uint32_t k = 0; k < n; ++k) {
       detail::poll_every(k);
-      const Value& v = at(k);
+      const StackValue& v = at(k);
       if (k == 0 || v.pr >= reach) {
         if (k > 0) top_parts_.back().end = k;
         top_parts_.push_back(Part{k, n});
@@ -266,7 +266,7 @@ class StackDecision : detail::DistinctValueDecision {
     return true;
   }
 
-  const Value& at(uint32_t k) const { return values_[stretch_order_[k]]; }
+  const StackValue& at(uint32_t k) const { return values_[stretch_order_[k]]; }
 
   // A null pop goes to the first free moment of its interval; none there:
   // a chain of values surely on the stack throughout is the evidence.
@@ -363,7 +363,7 @@ class StackDecision : detail::DistinctValueDecision {
           return true;
         });
       if (b == kNone) return no_bottom(task.part, f, g, first_kept);
-      const Value& bottom = at(b);
+      const StackValue& bottom = at(b);
       placed_.push_back({std::max(bottom.pc, at(f).pr), bottom.push, true});
       if (bottom.popped()) tasks.push_back({task.part, stretch_order_[b], std::min(bottom.orr, at(g).oc)});
       next_kept[b] = b + 1;
@@ -417,7 +417,7 @@ class StackDecision : detail::DistinctValueDecision {
     std::vector<Extra> extras;
     extras.reserve(back_to_back_.size() + null_pops_.size());
     for (uint32_t s : back_to_back_) {
-      const Value& v = values_[s];
+      const StackValue& v = values_[s];
       const uint64_t t = std::max(v.pc, v.oc);
       extras.push_back({size_t(std::upper_bound(points.begin(), points.end(), t) - points.begin()), t, v.push, v.pop});
     }
@@ -449,7 +449,7 @@ class StackDecision : detail::DistinctValueDecision {
   bool violation(const std::vector<uint32_t>& slots, std::vector<uint32_t> ops, std::string why) {
     bool guessed = false;
     for (uint32_t s : slots) {
-      const Value& v = values_[s];
+      const StackValue& v = values_[s];
       ops.push_back(v.push);
       if (v.popped() && !v.pop_guessed) ops.push_back(v.pop);
       else guessed = true;
@@ -465,7 +465,7 @@ class StackDecision : detail::DistinctValueDecision {
   }
 
   const History& h_;
-  std::vector<Value> values_;
+  std::vector<StackValue> values_;
   std::vector<uint32_t> pending_pops_;
   std::vector<NullPop> null_pops_;
   std::vector<uint32_t> back_to_back_;   // values whose push and pop overlap

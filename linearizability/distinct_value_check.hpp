@@ -28,6 +28,11 @@ struct DistinctValueCheck {
 
 namespace detail {
 
+// The procedures' "no operation" (a value nobody removed) and "never" (the
+// removal of a value nobody removed: at infinity).
+inline constexpr uint32_t kNone = UINT32_MAX;
+inline constexpr uint64_t kNever = kPendingTime;
+
 // The procedures' loops poll the checker's budget once every 65,536 steps.
 inline void poll_every(size_t i) {
   if ((i & 0xffff) == 0xffff) poll_long_step();

@@ -23,10 +23,13 @@ constexpr uint8_t kOpPending = 1, kOpHasHint = 2;
 
 // Word-at-a-time checksum: fast on 100 MB histories, and any flipped bit or
 // truncation changes it.
+// Reading a file polls the budget every 16 MB: a mapped gigabyte is read
+// from disk here, page by page, and the clock must not wait for it.
 uint64_t checksum(const unsigned char* p, size_t n) {
   uint64_t h = 0x243f6a8885a308d3ULL ^ n;
   size_t i = 0;
   for (; i + 8 <= n; i += 8) {
+    if ((i & ((size_t(1) << 24) - 1)) == 0) detail::poll_long_step();
     uint64_t w;
     std::memcpy(&w, p + i, 8);
     h = detail::mix64(h ^ w);
@@ -206,11 +209,14 @@ History read_binary(std::string_view bytes, const std::string& source) {
   if (stored != checksum(reinterpret_cast<const unsigned char*>(bytes.data()), body_end))
     throw InputError(source + ": corrupt: checksum mismatch");
   detail::reserve_long_step(op_count * (sizeof(Operation) + 64) + pool_count * sizeof(int64_t));
-  h.ops.resize(op_count);
+  // Reserved, not resized: the records are written once, as they are read,
+  // between polls (zeroing gigabytes first would not poll).
+  h.ops.reserve(op_count);
   h.key_pool.resize(pool_count);
   const size_t records_at = r.pos();
-  for (Operation& op : h.ops) {
-    if ((&op - h.ops.data()) % 65536 == 65535) detail::poll_long_step();
+  for (size_t i = 0; i < op_count; ++i) {
+    if (i % 65536 == 65535) detail::poll_long_step();
+    Operation& op = h.ops.emplace_back();
     OpData& d = op.data;
     op.id = r.get<uint64_t>(); op.call = r.get<uint64_t>(); op.ret = r.get<uint64_t>(); op.hint = r.get<uint64_t>();
     d.key = r.get<int64_t>(); d.value = r.get<int64_t>(); d.expected = r.get<int64_t>(); d.result = r.get<int64_t>();
@@ -218,7 +224,7 @@ History read_binary(std::string_view bytes, const std::string& source) {
     d.keys_begin = r.get<uint32_t>(); d.keys_count = r.get<uint32_t>(); d.out_begin = r.get<uint32_t>(); d.out_count = r.get<uint32_t>();
     const uint8_t kind = r.get<uint8_t>(), result_kind = r.get<uint8_t>(), op_flags = r.get<uint8_t>();
     const uint8_t reserved = r.get<uint8_t>();
-    auto record = [&] { return "record " + std::to_string(&op - h.ops.data()); };
+    auto record = [&] { return "record " + std::to_string(i); };
     if (kind >= kOpKindCount || result_kind > uint8_t(ResultKind::Keys) || (op_flags & ~(kOpPending | kOpHasHint)))
       r.fail(record() + ": invalid kind or flags");
     // Every bit of a record means something (the format's promise): a

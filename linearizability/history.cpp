@@ -7,6 +7,7 @@
 
 #include "linearizability/detail/quote.hpp"
 #include "linearizability/op_place.hpp"
+#include "models/detail/long_step.hpp"
 
 namespace warpcheck {
 
@@ -208,8 +209,10 @@ std::optional<std::string> failure_error(const History& h) {
 std::optional<size_t> first_duplicate_id(const std::vector<Operation>& ops) {
   std::unordered_set<uint64_t> seen;
   seen.reserve(ops.size() * 2);
-  for (size_t i = 0; i < ops.size(); ++i)
+  for (size_t i = 0; i < ops.size(); ++i) {
+    if (i % 65536 == 65535) detail::poll_long_step();
     if (!seen.insert(ops[i].id).second) return i;
+  }
   return std::nullopt;
 }
 

@@ -147,7 +147,7 @@ void run_once(Cell& c, const RecipeTableOptions& o, Clock::time_point start) {
 
 // The recipe's cell runs a seed a turn, each in turn, until every cell is
 // done (--runs, or --enough after a catch) or the row's budget is spent.
-void campaign(const Row& row, std::vector<Cell>& cells, const RecipeTableOptions& o) {
+void run_row_campaign(const Row& row, std::vector<Cell>& cells, const RecipeTableOptions& o) {
   const auto start = Clock::now();
   for (;;) {
     bool ran = false;
@@ -237,7 +237,7 @@ int print_recipe_table(const Registry& reg, const Structure* only, const RecipeT
       std::vector<Cell> cells;
       for (const std::string& r : o.recipes) cells.push_back(make_cell(row, r));
       const auto start = Clock::now();
-      campaign(row, cells, o);
+      run_row_campaign(row, cells, o);
       const double spent = since(start);
       uint64_t runs = 0;
       for (const Cell& c : cells) runs += c.runs;

@@ -131,6 +131,7 @@ struct GpuRunSettings {
   uint64_t seed = 1;          // the workload's seed (the hash function's too)
   uint64_t spin_bound = 1u << 20;
   PerturbRecipe recipe;       // --recipe (off by default); its draws mix in the seed
+  std::string team_word = "team";  // the Target's team: names a fault's lane ("warp 3 lane 7")
 };
 
 // One configured structure, ready to run workloads of its shape.
@@ -222,7 +223,11 @@ Structure make_structure() {
     t.model = A::model(c);
     t.sim = [c](const sim::SimConfig& cfg, const Ops& ops) { return A::run_sim(c, cfg, ops); };
     if constexpr (threads) t.threads = [c](uint64_t seed, const Ops& ops) { return A::run_threads(c, seed, ops); };
-    if constexpr (gpu) t.gpu = [c](const GpuRunSettings& g, const Ops& ops) { return A::run_gpu(c, g, ops); };
+    if constexpr (gpu)
+      t.gpu = [c, word = t.team](GpuRunSettings g, const Ops& ops) {
+        g.team_word = word;
+        return A::run_gpu(c, g, ops);
+      };
     return t;
   };
   return s;

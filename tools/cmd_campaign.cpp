@@ -28,31 +28,65 @@ namespace {
 
 using namespace warpcheck::campaign;
 
+// How each mode's line reads: in errors, and in --help.
 constexpr const char* kUsage =
     "usage: warpcheck campaign --structure S [stress options] --seeds N [--seed FIRST] --out DIR [--shards K]\n"
-    "                          [--local P | --gpus | --slurm [--sbatch-args \"...\"] [--max-parallel M] [--no-submit]]\n"
-    "                          [--deadline SECONDS] [--quiet]\n"
+    "         [--local P | --gpus | --slurm [--sbatch-args \"...\"] [--max-parallel M] [--no-submit]] [--deadline SECONDS] [--quiet]\n"
     "       warpcheck campaign --resume DIR [--local P | --gpus | --slurm ...] [--deadline SECONDS] [--quiet]\n"
     "       warpcheck campaign --merge DIR | --status DIR\n"
     "       warpcheck campaign --run-shard DIR I      (what each process or Slurm task runs)\n"
-    "  stress options: warpcheck stress's (warpcheck stress --structure S --help); --backend sim unless --gpus\n"
-    "  --shards K        seed ranges, one process each (default 4 a local process or GPU, 100 on Slurm)\n"
-    "  --local P         P processes at a time on this machine (the default, P = the cores)\n"
-    "  --gpus            one process a GPU of this host, each seeing its device alone (CUDA_VISIBLE_DEVICES)\n"
-    "  --slurm           a job array, one shard a task: DIR/campaign.sbatch, submitted with sbatch and waited for\n"
-    "  --sbatch-args A   one more #SBATCH line (--partition, --time, --gres=gpu:1, ...); --max-parallel M: tasks at a time\n"
-    "  --no-submit       write DIR/campaign.sbatch only; submit it yourself, then --merge DIR\n"
-    "  --deadline S      stop waiting after S seconds (default a day): local shards are stopped, a Slurm job is left\n"
-    "  --resume DIR      run the shards without a result; --merge DIR writes the report, --status DIR prints it\n"
-    "exit codes: 1 a failing run; 2 a shard not finished or an undecided check; 0 otherwise; 3 bad input";
+    "  stress options: warpcheck stress's (warpcheck stress --structure S --help); --backend sim unless --gpus";
+
+// What a kill, a resume beside live shards and a damaged result do: said in --help.
+constexpr const char* kLifecycle =
+    "stopping: SIGINT or SIGTERM stops the shards (--slurm: scancel of the job), merges what finished and exits 2;\n"
+    "  a second one ends the launcher at once. Local shards die with the launcher however it ends (SIGKILL too);\n"
+    "  a Slurm job outlives a launcher killed outright or a lost terminal (--resume refuses while it is queued).\n"
+    "live shards: each running shard holds DIR/shards/shard-NNNN.lock until its process ends; --resume skips\n"
+    "  a shard whose lock is held (said, never run twice) and --status shows it running.\n"
+    "damaged results: a shard result cut short or not adding up (runs and verdicts, failing runs listed with\n"
+    "  seeds of the shard's range, the plan's shard) is named in a warning, counted as not finished, and run\n"
+    "  again by --resume (the damaged file kept as shard-NNNN.json.damaged).\n"
+    "exit codes: 1 a failing run; 2 a shard not finished or an undecided check; 0 otherwise; 3 bad input\n";
+
+// The campaign's own options (the line's others are the structure's
+// stress options): the parser and --help both read this.
+const CommandSpec& campaign_command() {
+  static const CommandSpec spec{
+      "campaign", "",
+      "Cuts one stress run's seed range into shards, runs each in its own process and merges their results. Its modes:\n" +
+          std::string(kUsage),
+      {{"out", "DIR", "the new campaign's folder: its plan, shard results, logs and merged report", ""},
+       {"shards", "K", "seed ranges, one process each", "4 a local process or GPU, 100 on Slurm"},
+       {"local", "P", "P processes at a time on this machine; the launch without --gpus or --slurm", "the cores"},
+       {"gpus", "", "one process a GPU of this host, each seeing its device alone (CUDA_VISIBLE_DEVICES)", ""},
+       {"slurm", "", "a job array, one shard a task: DIR/campaign.sbatch, submitted with sbatch and waited for", ""},
+       {"sbatch-args", "A", "one more #SBATCH line (--partition, --time, --gres=gpu:1, ...)", ""},
+       {"max-parallel", "M", "Slurm tasks at a time (0: as many as Slurm runs)", "0"},
+       {"no-submit", "", "write DIR/campaign.sbatch only; submit it yourself, then --merge DIR", ""},
+       {"deadline", "S", "stop waiting after S seconds (a day by default): local shards are stopped, a Slurm job is left", "86400"},
+       {"quiet", "", "no progress line on stderr", ""},
+       {"resume", "DIR", "run the shards without a sound result, skipping those still running", ""},
+       {"merge", "DIR", "merge the finished shards into DIR/report.md and DIR/summary.json, and print the summary", ""},
+       {"status", "DIR", "print the summary of what finished, what runs and what did not", ""},
+       {"run-shard", "DIR", "DIR I: run shard I of DIR's plan in this process (what each process or Slurm task runs)", ""}}};
+  return spec;
+}
+
+std::set<std::string> own_options(bool valued) {
+  std::set<std::string> names;
+  for (const CommandOption& o : campaign_command().options)
+    if (o.value.empty() != valued) names.insert(o.name);
+  if (!valued) names.insert("help");
+  return names;
+}
+const std::set<std::string> kOwnValues = own_options(true);
+const std::set<std::string> kOwnFlags = own_options(false);
 
 // Test hook: the shard of this index kills itself (SIGKILL) instead of
 // writing its result, as a node lost mid-shard would leave it.
 constexpr const char* kKillShardVariable = "WARPCHECK_CAMPAIGN_TEST_KILL_SHARD";
 
-const std::set<std::string> kOwnValues = {"local", "shards", "sbatch-args", "max-parallel", "deadline",
-                                          "resume", "merge", "status", "run-shard", "out"};
-const std::set<std::string> kOwnFlags = {"gpus", "slurm", "no-submit", "quiet", "help"};
 // Stress options that replay one run or report one failure: not a campaign's.
 const std::set<std::string> kNotForCampaigns = {"workload", "schedule", "times", "shrink-tries", "keep-going", "no-shrink"};
 
@@ -139,6 +173,11 @@ bool gives_run_options(const Args& args) {
   return false;
 }
 
+// Each file not merged, one line: a damaged result is never a silent wrong total.
+void print_warnings(const CampaignState& state) {
+  for (const std::string& w : state.warnings) std::cerr << "warpcheck campaign: warning: " << w << "\n";
+}
+
 void print_summary(const CampaignState& state, const CampaignDir& dir, std::ostream& out) {
   write_report(state, {dir.root, 5, false}, out);
 }
@@ -146,6 +185,7 @@ void print_summary(const CampaignState& state, const CampaignDir& dir, std::ostr
 // Merges what finished into DIR/report.md and DIR/summary.json; prints the summary.
 int merge_and_report(const CampaignDir& dir, std::ostream& out) {
   const CampaignState state = read_campaign(registry(), dir);
+  print_warnings(state);
   std::ostringstream full;
   write_report(state, {dir.root, SIZE_MAX, true}, full);
   write_atomically(dir.report(), full.str());
@@ -168,6 +208,17 @@ int run_shard_command(const CampaignDir& dir, const std::string& index) {
   if (shard >= plan.shards.size())
     throw UsageError("--run-shard: " + dir.root + " has shards 0 to " + std::to_string(plan.shards.size() - 1) + ", not " + index);
   const auto i = uint32_t(shard);
+  // Held until this process ends: no one starts the shard beside it. Taken
+  // before the result is looked for, so that a shard that just finished is not rerun.
+  std::string holder;
+  const std::optional<ShardLock> lock = ShardLock::take(dir, i, &holder);
+  if (!lock) {
+    std::cerr << "warpcheck campaign: shard " << i << " is running already (" << holder << "): not run a second time\n";
+    return 2;
+  }
+  if (const std::string damaged = set_aside_damaged_result(dir, plan, i); !damaged.empty())
+    std::cerr << "warpcheck campaign: warning: " << dir.result(i) << ": " << damaged << "; set aside as " << dir.result(i)
+              << ".damaged, the shard runs again\n";
   if (std::filesystem::exists(dir.result(i))) {  // a requeued task, or a second launcher
     std::cout << "shard " << i << " has its result already (" << dir.result(i) << "): nothing to run\n";
     return 0;
@@ -222,8 +273,19 @@ LaunchSettings launch_settings(const Args& args) {
   return l;
 }
 
-// Runs the shards that have no result, until they end or the deadline (said when it is hit).
+// Clears what earlier attempts at the shards left: exit notes, progress,
+// and damaged results (set aside: a wait must not take one for a new result).
+void prepare_attempts(const CampaignDir& dir, const CampaignPlan& plan, const std::vector<uint32_t>& todo) {
+  for (uint32_t s : todo) {
+    forget_attempt(dir, s);
+    set_aside_damaged_result(dir, plan, s);
+  }
+}
+
+// Runs the shards that have no result, until they end, the deadline or a
+// stop signal (each said when it ends the wait).
 void launch_shards(const CampaignDir& dir, const CampaignPlan& plan, const std::vector<uint32_t>& todo, const LaunchSettings& l) {
+  const StopSignals stop_signals;
   if (l.launch == Launch::Slurm) {
     if (const std::string job = active_job(dir); !job.empty())
       throw UsageError("Slurm job " + job + " of " + dir.root + " is still queued or running: wait for it (--status), or scancel " + job);
@@ -236,24 +298,33 @@ void launch_shards(const CampaignDir& dir, const CampaignPlan& plan, const std::
                 << "): submit it with `sbatch " << abs.sbatch_script() << "`, then `warpcheck campaign --merge " << root << "`\n";
       return;
     }
-    for (uint32_t s : todo) forget_attempt(abs, s);
+    prepare_attempts(abs, plan, todo);
     const std::string job = submit_job(abs);
     if (!l.limits.quiet) std::cerr << "campaign: shards to run: " << todo.size() << ", as Slurm job " << job << " (tasks " << array_spec(todo, l.slurm.max_parallel) << ")\n";
-    ProgressLine progress(abs, plan, l.limits.quiet, std::cerr);
-    const bool ended = wait_for_job(abs, job, todo, l.limits, progress);
+    CampaignProgress progress(abs, plan, l.limits.quiet, std::cerr);
+    const WaitEnd end = wait_for_job(abs, job, todo, l.limits, progress);
     progress.finish();
-    if (!ended)
+    if (end == WaitEnd::Deadline)
       std::cerr << "campaign: deadline (" << l.limits.deadline_seconds << " s) reached; Slurm job " << job
                 << " is left running: `warpcheck campaign --merge " << root << "` later, or `scancel " << job << "`\n";
+    if (end == WaitEnd::Stopped) {
+      const std::string failed = cancel_job(job);
+      std::cerr << "campaign: " << signal_name(stop_signal()) << ": "
+                << (failed.empty() ? "Slurm job " + job + " cancelled (scancel)" : failed + "; the job may still run: `scancel " + job + "`")
+                << "; `warpcheck campaign --resume " << root << " --slurm` runs the shards without a result\n";
+    }
     return;
   }
   const FolderLock lock(dir);
-  for (uint32_t s : todo) forget_attempt(dir, s);
+  prepare_attempts(dir, plan, todo);
   if (!l.limits.quiet) std::cerr << "campaign: shards to run: " << todo.size() << ", on " << l.slots.size() << (l.launch == Launch::Gpus ? " GPUs\n" : " processes\n");
-  ProgressLine progress(dir, plan, l.limits.quiet, std::cerr);
-  const bool ended = run_local(dir, todo, l.slots, l.limits, progress);
+  CampaignProgress progress(dir, plan, l.limits.quiet, std::cerr);
+  const WaitEnd end = run_local(dir, todo, l.slots, l.limits, progress);
   progress.finish();
-  if (!ended) std::cerr << "campaign: deadline (" << l.limits.deadline_seconds << " s) reached; the shards still running were stopped\n";
+  if (end == WaitEnd::Deadline) std::cerr << "campaign: deadline (" << l.limits.deadline_seconds << " s) reached; the shards still running were stopped\n";
+  if (end == WaitEnd::Stopped)
+    std::cerr << "campaign: " << signal_name(stop_signal()) << ": the shards still running were stopped; `warpcheck campaign --resume "
+              << dir.root << "` runs them again\n";
 }
 
 // --merge, --status, --run-shard: a folder, nothing more.
@@ -266,6 +337,7 @@ int folder_mode(int argc, char** argv, const std::string& mode, const CampaignDi
   if (!args.positional().empty()) throw UsageError("usage: warpcheck campaign --" + mode + " DIR");
   if (mode == "merge") return merge_and_report(dir, std::cout);
   const CampaignState state = read_campaign(registry(), dir);
+  print_warnings(state);
   print_summary(state, dir, std::cout);
   return campaign_exit_code(state);
 }
@@ -317,15 +389,24 @@ int campaign(int argc, char** argv) {
   }
   const Args args = parse_line(argc, argv, s ? *s : reg.structures.front(), kOwnFlags, kOwnValues);
   if (args.flag("help")) {
-    std::cout << kUsage << "\n";
+    std::cout << help_text(campaign_command()) << kLifecycle;
     return 0;
   }
   if (!args.positional().empty()) throw UsageError(std::string("campaign takes no positional arguments\n") + kUsage);
   const LaunchSettings l = launch_settings(args);
   const auto [dir, plan] = campaign_folder(args, s ? *s : reg.structures.front(), stored, l);
-  const std::vector<uint32_t> todo = read_campaign(reg, dir).unfinished_shards();
+  const CampaignState state = read_campaign(reg, dir);
+  print_warnings(state);
+  // A shard still running (an orphan of a killed launcher, a task started by hand) is never started beside itself.
+  for (const UnfinishedShard& u : state.unfinished)
+    if (u.running)
+      std::cerr << "campaign: shard " << u.shard << " is still " << u.why << ": not started again; `warpcheck campaign --merge " << dir.root
+                << "` once it ends\n";
+  const std::vector<uint32_t> todo = state.shards_to_run();
   if (!todo.empty()) launch_shards(dir, plan, todo, l);
-  else if (!l.limits.quiet) std::cerr << "campaign: every shard of " << dir.root << " has its result: nothing to run\n";
+  else if (!l.limits.quiet && state.unfinished.empty())
+    std::cerr << "campaign: every shard of " << dir.root << " has its result: nothing to run\n";
+  else if (!l.limits.quiet) std::cerr << "campaign: nothing to start: the shards without a result are running\n";
   if (l.launch == Launch::Slurm && !l.submit) return 0;
   return merge_and_report(dir, std::cout);
 }

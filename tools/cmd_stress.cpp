@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <iostream>
 #include <sstream>
+#include <thread>
 
 #include "stress/catalogue.hpp"
 #include "stress/guided_bench.hpp"
@@ -15,6 +16,7 @@
 #include "tools/cli_args.hpp"
 #include "tools/commands.hpp"
 #include "tools/stress_line.hpp"
+#include "tools/suite_runner.hpp"
 
 namespace warpcheck::cli {
 
@@ -99,7 +101,8 @@ const CommandSpec& suite_command() {
                                               "sanitize (under compute-sanitizer)", "main"},
        {"backend", "sim|threads|gpu", "where the runs go", "the GPU when there is one and the structure runs there, else sim"},
        {"out", "DIR", "each suite run's folder under DIR (S_I): its failure's files and the histories --keep names", ""},
-       {"keep", join(kKeepChoices, "|"), "with --out: which runs' histories each suite run keeps as seed-K-VERDICT.bin", "unknown"}}};
+       {"keep", join(kKeepChoices, "|"), "with --out: which runs' histories each suite run keeps as seed-K-VERDICT.bin", "unknown"},
+       {"jobs", "N", "runs at a time, each its own process (a run on the GPU runs alone)", "the machine's cores"}}};
   return spec;
 }
 
@@ -130,7 +133,8 @@ int run_suite(int argc, char** argv) {
   o.keep = args.text("keep");
   if (std::find(kKeepChoices.begin(), kKeepChoices.end(), o.keep) == kKeepChoices.end())
     throw UsageError("--keep must be one of " + join(kKeepChoices, ", ") + ", got '" + o.keep + "'");
-  return run_suite(reg, only, o, std::cout, std::cerr) ? 1 : 0;
+  const auto jobs = uint32_t(args.integer("jobs", std::max(1u, std::thread::hardware_concurrency()), 1, 1024));
+  return run_suite_entries(suite_entries(reg, only, o), jobs, std::cout) ? 1 : 0;
 }
 
 int run_score(int argc, char** argv) {

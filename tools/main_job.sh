@@ -6,15 +6,21 @@
 # expected one.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
-# Only the program it runs (the test command builds the rest); without a
-# GPU, without the CUDA back-end too (its own folder, build-sim/: nvcc's
-# minutes spared, the test build's configuration untouched).
+# Only the program it runs (the test command builds the rest). Without a
+# GPU, in its own folder (build-main/, the test build's configuration
+# untouched) and for speed of building: no CUDA back-end (nvcc's minutes
+# spared), WARPCHECK_QUICK_BUILD (a unity build at -O1: CMakeLists.txt)
+# and Ninja (a library's files start before the libraries it links are
+# done). On the 2-core machine that builds in under 2 minutes where a plain
+# -O3 build takes 5; its runs are about 10% slower (bench/RESULTS.md, "The
+# main job's build").
 if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1; then
   bash tools/setup.sh warpcheck >/dev/null
   warpcheck=build/tools/warpcheck
 else
-  WARPCHECK_BUILD=build-sim WARPCHECK_CMAKE_ARGS=-DWARPCHECK_ENABLE_CUDA=OFF bash tools/setup.sh warpcheck >/dev/null
-  warpcheck=build-sim/tools/warpcheck
+  WARPCHECK_BUILD=build-main WARPCHECK_CMAKE_ARGS="-G Ninja -DWARPCHECK_ENABLE_CUDA=OFF -DWARPCHECK_QUICK_BUILD=ON" \
+    bash tools/setup.sh warpcheck >/dev/null
+  warpcheck=build-main/tools/warpcheck
 fi
 out=${WARPCHECK_OUT:-$(dirname "$(dirname "$warpcheck")")/main-job}
 mkdir -p "$out"

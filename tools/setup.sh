@@ -7,7 +7,7 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
-packages=(cmake make g++ pkgconf googletest libgtest-dev librapidcheck-dev libbenchmark-dev libboost-context-dev libabsl-dev chromium)
+packages=(cmake make ninja-build g++ pkgconf googletest libgtest-dev librapidcheck-dev libbenchmark-dev libboost-context-dev libabsl-dev chromium)
 # Slurm and its authentication: the campaign test starts a one-node cluster (tests/cli/local_slurm.sh).
 packages+=(slurm-wlm munge)
 # Thrust comes with the CUDA toolkit; without one, Debian's copy does.

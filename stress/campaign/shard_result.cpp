@@ -104,7 +104,11 @@ ShardResult parse_shard_result(const std::string& text, const std::string& where
     detail::JsonCursor c(text);
     c.parse_object([&](const std::string& key) {
       if (key == "format") format = c.parse_string();
-      else if (key == "shard") r.shard = uint32_t(c.parse_u64());
+      else if (key == "shard") {
+        const uint64_t shard = c.parse_u64();
+        if (shard > UINT32_MAX) c.fail("shard " + std::to_string(shard) + " is past the last shard a plan can have");
+        r.shard = uint32_t(shard);
+      }
       else if (key == "first_seed") r.first_seed = c.parse_u64();
       else if (key == "seeds") r.seeds = c.parse_u64();
       else if (key == "started_ms") r.started_ms = c.parse_u64();
@@ -137,6 +141,44 @@ ShardResult parse_shard_result(const std::string& text, const std::string& where
   }
   if (format != kFormat) throw std::invalid_argument(where + ": not a shard result of this warpcheck (format '" + format + "')");
   return r;
+}
+
+std::optional<std::string> shard_result_problem(const ShardResult& r, uint32_t shard, const ShardRange& range) {
+  const auto n = [](uint64_t v) { return std::to_string(v); };
+  const CampaignCounts& c = r.counts;
+  const uint64_t last = range.first_seed + range.seeds - 1;
+  if (r.shard != shard) return "it says it is shard " + n(r.shard) + ", in shard " + n(shard) + "'s file";
+  if (r.first_seed != range.first_seed || r.seeds != range.seeds)
+    return "seeds " + n(r.first_seed) + " to " + n(r.first_seed + r.seeds - 1) + ", but the plan's shard " + n(shard) + " has seeds " +
+           n(range.first_seed) + " to " + n(last);
+  if (c.runs != range.seeds) return n(c.runs) + " runs of its " + n(range.seeds) + " seeds";
+  // Each count at most the runs first, so that the sums below cannot wrap.
+  for (const CountField& f : kCountFields)
+    if (!f.timing && f.member != &CampaignCounts::operations && f.member != &CampaignCounts::steps && c.*f.member > c.runs)
+      return n(c.runs) + " runs, but " + f.name + " " + n(c.*f.member);
+  if (c.linearizable + c.violations + c.unknown != c.runs)
+    return n(c.runs) + " runs, but LINEARIZABLE + VIOLATION + UNKNOWN = " + n(c.linearizable + c.violations + c.unknown);
+  if (c.points_explained + c.points_not_explained > c.runs)
+    return n(c.runs) + " runs, but the proof's points were judged in " + n(c.points_explained + c.points_not_explained);
+  // A run fails by a violation, a fault, a broken invariant or (where they must hold) the proof's points.
+  if (c.failing_runs < std::max({c.violations, c.faults, c.invariants_broken}))
+    return n(c.failing_runs) + " failing runs, fewer than its violations, faults or broken invariants";
+  if (c.failing_runs > c.violations + c.faults + c.invariants_broken + c.points_not_explained)
+    return n(c.failing_runs) + " failing runs, more than its violations, faults, broken invariants and unexplained points";
+  if (r.failures.size() + r.failures_not_listed != c.failing_runs)
+    return n(c.failing_runs) + " failing runs, but " + n(r.failures.size()) + " listed with their seeds and " + n(r.failures_not_listed) +
+           " counted as not listed";
+  if (r.failures_not_listed && r.failures.size() != kMaxListedFailures)
+    return n(r.failures_not_listed) + " failing runs not listed, with " + n(r.failures.size()) + " listed (a shard lists " +
+           n(kMaxListedFailures) + " first)";
+  for (size_t i = 0; i < r.failures.size(); ++i) {
+    const uint64_t seed = r.failures[i].seed;
+    if (seed < range.first_seed || seed > last)
+      return "failing seed " + n(seed) + " is outside its seeds " + n(range.first_seed) + " to " + n(last);
+    if (i && seed <= r.failures[i - 1].seed) return "failing seed " + n(seed) + " listed twice or out of order";
+  }
+  if (r.finished_ms < r.started_ms) return "it finished (" + n(r.finished_ms) + " ms) before it started (" + n(r.started_ms) + " ms)";
+  return std::nullopt;
 }
 
 }  // namespace warpcheck::campaign

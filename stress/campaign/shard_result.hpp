@@ -2,9 +2,11 @@
 // object), and the counts that add up across shards to the campaign's.
 #pragma once
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "stress/campaign/plan.hpp"
 #include "stress/stress_loop.hpp"
 
 namespace warpcheck::campaign {
@@ -44,5 +46,13 @@ inline constexpr size_t kMaxListedFailures = 1000;
 std::string counts_json(const CampaignCounts& c);
 std::string shard_result_json(const ShardResult& r);
 ShardResult parse_shard_result(const std::string& text, const std::string& where);  // throws std::invalid_argument
+
+// What is wrong with `r` as the result of the plan's shard `shard`, over
+// `range` ("800 runs, but LINEARIZABLE + VIOLATION + UNKNOWN = 5700");
+// nullopt when nothing is. A result without a problem adds exactly its
+// range's runs to a merge, each run with one verdict, and lists each
+// failing run it counts with a seed of its range (past kMaxListedFailures,
+// counts it as not listed).
+std::optional<std::string> shard_result_problem(const ShardResult& r, uint32_t shard, const ShardRange& range);
 
 }  // namespace warpcheck::campaign

@@ -1,11 +1,10 @@
 #include "stress/campaign/shard_run.hpp"
 
-#include <unistd.h>
-
 #include <chrono>
 #include <cstdlib>
 #include <stdexcept>
 
+#include "stress/campaign/campaign_dir.hpp"
 #include "stress/stress_report.hpp"
 #include "stress/stress_session.hpp"
 
@@ -15,11 +14,6 @@ namespace {
 
 uint64_t unix_ms() {
   return uint64_t(std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch()).count());
-}
-
-std::string host_name() {
-  char buf[256] = {};
-  return ::gethostname(buf, sizeof buf - 1) == 0 ? buf : "";
 }
 
 }  // namespace

@@ -1,5 +1,7 @@
 #include "stress/harness/seed_runs.hpp"
 
+#include "structures/core/sim/simulator.hpp"
+
 namespace warpcheck {
 
 namespace {
@@ -51,10 +53,9 @@ SeedRun seed_run_from_threads(ThreadsRun&& t) {
 void no_cuda_back_end() { throw std::invalid_argument("--backend gpu: this build has no CUDA back-end (nvcc was not found)"); }
 
 std::string describe_gpu_faults(const cuda_backend::device_faults& f, const MemoryLayout& layout,
-                                const std::vector<uintptr_t>& bases) {
+                                const std::vector<uintptr_t>& bases, const std::string& team_word) {
   const bool spin = f.kind == uint32_t(cuda_backend::fault_kind::spin_bound);
-  std::string m = "GPU: " + std::to_string(f.count) + " fault(s); first: team " + std::to_string(f.team) + " lane " +
-                  std::to_string(f.lane) + (spin ? ", spin bound" : ", structure failure (full, allocator exhausted, or a list cycle)");
+  std::string m = "GPU: " + std::to_string(f.count) + " fault(s); first: " + sim::lane_place(team_word, f.team, f.lane) + (spin ? ", spin bound" : ", structure failure (full, allocator exhausted, or a list cycle)");
   for (size_t i = 0; i < layout.size() && i < bases.size(); ++i)
     if (f.address >= bases[i] && f.address < bases[i] + layout[i].bytes()) {
       const uint64_t at = f.address - bases[i];
@@ -65,10 +66,10 @@ std::string describe_gpu_faults(const cuda_backend::device_faults& f, const Memo
   return m;
 }
 
-SeedRun seed_run_from_gpu(const gpu::GpuRun& g, ModelId model, uint64_t seed) {
+SeedRun seed_run_from_gpu(const gpu::GpuRun& g, ModelId model, const GpuRunSettings& settings) {
   HistoryMeta meta;
   meta.model = model;
-  meta.seed = seed;
+  meta.seed = settings.seed;
   SeedRun r;
   r.history = history_from_log(*g.log, std::move(meta));
   r.kernel_ms = g.kernel_ms;
@@ -77,7 +78,8 @@ SeedRun seed_run_from_gpu(const gpu::GpuRun& g, ModelId model, uint64_t seed) {
   if (r.fault) {
     const bool spin = g.faults.kind == uint32_t(cuda_backend::fault_kind::spin_bound);
     r.fault_kind = spin ? FaultKind::SpinBound : FaultKind::StructureCheck;
-    r.fault_message = describe_gpu_faults(g.faults, g.memory ? g.memory->layout() : MemoryLayout{}, g.device_bases);
+    r.fault_message = describe_gpu_faults(g.faults, g.memory ? g.memory->layout() : MemoryLayout{}, g.device_bases,
+                                         settings.team_word);
   }
   return r;
 }

@@ -119,7 +119,7 @@ SeedRun HeapAdapter::run_sim(const Config& c, const sim::SimConfig& s, const Ops
 SeedRun HeapAdapter::run_gpu(const Config& c, const GpuRunSettings& g, const Ops& ops) {
 #if WARPCHECK_HAVE_CUDA
   const gpu::GpuRun run = gpu::run_heap(c, ops, g.spin_bound, {g.recipe, g.seed});
-  SeedRun r = seed_run_from_gpu(run, ModelId::PriorityQueue, g.seed);
+  SeedRun r = seed_run_from_gpu(run, ModelId::PriorityQueue, g);
   if (!r.fault) r.invariant_violations = check_heap_invariants(heap_view(c, run.memory->pointers()), r.history);
   return r;
 #else

@@ -61,7 +61,7 @@ SeedRun SortedSetAdapter::run_threads(const Config& c, uint64_t seed, const Ops&
 
 SeedRun SortedSetAdapter::run_gpu(const Config& c, const GpuRunSettings& g, const Ops& ops) {
 #if WARPCHECK_HAVE_CUDA
-  return seed_run_from_gpu(gpu::run_sorted_set(c, ops, g.spin_bound, {g.recipe, g.seed}), ModelId::Set, g.seed);
+  return seed_run_from_gpu(gpu::run_sorted_set(c, ops, g.spin_bound, {g.recipe, g.seed}), ModelId::Set, g);
 #else
   (void)c, (void)g, (void)ops;
   no_cuda_back_end();

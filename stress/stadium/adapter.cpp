@@ -172,7 +172,7 @@ SeedRun StadiumAdapter::run_sim(const Config& c, const sim::SimConfig& s, const 
 SeedRun StadiumAdapter::run_gpu(const Config& c, const GpuRunSettings& g, const Ops& ops) {
 #if WARPCHECK_HAVE_CUDA
   gpu::StadiumGpuRun run = gpu::run_stadium(c, ops, g.spin_bound, {g.recipe, g.seed});
-  SeedRun r = seed_run_from_gpu(run.run, ModelId::Multimap, g.seed);  // the faults
+  SeedRun r = seed_run_from_gpu(run.run, ModelId::Multimap, g);  // the faults
   r.history = std::move(run.history);
   r.history.meta.seed = g.seed;
   if (!r.fault) r.invariant_violations = check_stadium_invariants(c, stadium_view(c, run.run.memory->pointers()), r.history);

@@ -2,7 +2,8 @@
 # warpcheck campaign --slurm for real: a one-node Slurm cluster started
 # here (local_slurm.sh) runs the campaign as a job array, one shard a task.
 # The merged counts equal one process's over the same seeds; a task killed
-# mid-shard is reported, and --resume submits that shard alone. Skips
+# mid-shard is reported, and --resume submits that shard alone; a launcher
+# stopped by SIGTERM cancels its job (scancel) and says so. Skips
 # (exit 77) only where the daemons cannot start.
 # Usage: campaign_slurm_test.sh WARPCHECK
 set -uo pipefail
@@ -13,7 +14,8 @@ dir=$(mktemp -d)
 . "$here/local_slurm.sh"
 # shellcheck source=tests/cli/campaign_common.sh
 . "$here/campaign_common.sh"
-trap 'local_slurm_stop; rm -rf "$dir"' EXIT
+launcher=""
+trap '[ -n "$launcher" ] && kill -9 "$launcher" 2>/dev/null; local_slurm_stop; rm -rf "$dir"' EXIT
 local_slurm_start || exit $?
 
 want=$(one_process_counts)
@@ -40,4 +42,20 @@ grep -q "shards to run: 1, as Slurm job [0-9]* (tasks 1)$" "$dir/c2.err" && grep
 got=$(counts "$dir/c2.txt")
 [ "$got" = "$want" ] || fail "4 Slurm tasks, one resumed: $got; one process: $want"
 check_failures_listed "$dir/c"
+
+# SIGTERM of the launcher while its tasks run: it cancels its job, says so, merges and exits 2.
+"$w" campaign --structure slabhash --mode map --backend sim --seeds 100000 --shards 2 --slurm --out "$dir/t" --quiet >"$dir/t.txt" 2>&1 &
+launcher=$!
+for _ in $(seq 100); do
+  [ -s "$dir/t/slurm-jobs.txt" ] && "$w" campaign --status "$dir/t" 2>/dev/null | grep -q "| running (pid" && break
+  sleep 0.1
+done
+job=$(cat "$dir/t/slurm-jobs.txt")
+kill -TERM "$launcher"
+wait "$launcher"
+rc=$?
+launcher=""
+[ $rc = 2 ] && grep -q "^campaign: SIGTERM: Slurm job $job cancelled (scancel)" "$dir/t.txt" || { cat "$dir/t.txt"; fail "SIGTERM of a Slurm launcher: exit $rc"; }
+for _ in $(seq 50); do [ -z "$(squeue --noheader --jobs "$job" 2>/dev/null)" ] && break; sleep 0.2; done
+[ -z "$(squeue --noheader --jobs "$job" 2>/dev/null)" ] || fail "job $job is still queued after the launcher's scancel"
 echo "campaign on a local Slurm cluster: merged counts equal one process's ($want); killed task reported and resumed alone"

@@ -81,6 +81,29 @@ TEST(Budgets, TimeoutHoldsOnTheIssuesHugeBatch) {
   EXPECT_TRUE(run.exit_code == 1 || run.exit_code == 2) << run.exit_code << "\n" << run.output.substr(0, 400);
 }
 
+// Reading polls from the first byte: the checksum of a mapped file reads it
+// from disk (a 2.9 GB history once took 35 s against --timeout 1), and the
+// duplicate-id scan of 30M operations takes seconds; each polls as the
+// records' parse and validation do.
+TEST(Budgets, ReadingABinaryFilePollsFromItsFirstBytes) {
+  SyntheticHistorySpec spec;
+  spec.model = ModelId::Set;
+  spec.operations = 400000;
+  const std::string path = temp_path("polled.bin");
+  save_history(make_linearizable_history(spec), path, HistoryFormat::Binary);
+  const size_t bytes = std::filesystem::file_size(path);
+  size_t polls = 0;
+  {
+    const detail::ScopedLongStepPoller counting([](void* n) { ++*static_cast<size_t*>(n); }, nullptr, &polls);
+    load_history(path);
+  }
+  std::filesystem::remove(path);
+  const size_t per_pass = spec.operations / 65536;
+  // Every 16 MB of the checksum, and every 65,536 records in each of the
+  // three passes (parse, validate, duplicate ids).
+  EXPECT_GE(polls, (bytes >> 24) + 3 * per_pass) << bytes << " bytes";
+}
+
 TEST(Budgets, MemoryBoundsThePeakResidentSizeOfTheProcess) {
   // A register history whose search fills its cache fast (the search
   // itself: the distinct-value register checker would decide it at once):

@@ -3,8 +3,26 @@
 
 #include "linearizability/formats.hpp"
 #include "stress/synthetic_history.hpp"
+#include "support/test_data.hpp"
 
 using namespace warpcheck;
+
+// Every known-answer file, whatever its format (binary, JSON lines, EDN),
+// read and written again: binary to binary and through JSON lines, byte for
+// byte, its failure record, strings and pending operations included.
+TEST(Formats, EveryKnownAnswerFileRoundTripsLosslessly) {
+  size_t files = 0;
+  for (const auto& path : warpcheck::testing::files_in("known")) {
+    SCOPED_TRACE(path.filename().string());
+    const History h = load_history(path.string(), warpcheck::testing::model_in_name(path));
+    const std::string bin = encode_binary(h);
+    EXPECT_EQ(encode_binary(read_binary(bin, "round trip")), bin);
+    EXPECT_EQ(encode_binary(read_jsonl(encode_jsonl(h), "round trip", std::nullopt)), bin);
+    EXPECT_EQ(encode_jsonl(read_binary(bin, "round trip")), encode_jsonl(h));
+    ++files;
+  }
+  EXPECT_GE(files, 70u) << "the known-answer files are missing";
+}
 
 TEST(Formats, ConversionIsLosslessBothWaysForEveryModel) {
   for (const ModelInfo& m : kModels) {

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "linearizability/formats.hpp"
+#include "stress/harness/seed_runs.hpp"
 #include "stress/registry.hpp"
 #include "stress/stress_session.hpp"
 #include "support/temp_dir.hpp"
@@ -125,6 +126,21 @@ TEST(StressSession, HistoriesWithoutARunConfigurationAreRefused) {
   EXPECT_NE(message("bad_value.bin").find("--keys"), std::string::npos);
   EXPECT_THROW(request_from_history(registry(), (dir / "unknown.bin").string(), {{"keys", "4"}}, {}), std::invalid_argument);
   std::filesystem::remove_all(dir);
+}
+
+// A GPU fault names its lane as the simulator's reports do, in the words
+// of the structure's team (the Target passes them in GpuRunSettings).
+TEST(GpuFaultReport, NamesTheFaultingLaneInTheStructuresWords) {
+  cuda_backend::device_faults f{};
+  f.count = 3;
+  f.kind = uint32_t(cuda_backend::fault_kind::spin_bound);
+  f.team = 2;
+  f.lane = 7;
+  EXPECT_NE(describe_gpu_faults(f, {}, {}, "warp").find("first: warp 2 lane 7, spin bound"), std::string::npos);
+  EXPECT_NE(describe_gpu_faults(f, {}, {}, "block").find("first: block 2 thread 7, spin bound"), std::string::npos);
+  f.lane = 0;
+  EXPECT_NE(describe_gpu_faults(f, {}, {}, "thread").find("first: thread 2, spin bound"), std::string::npos);
+  EXPECT_EQ(sim::lane_place("warp", 2, 7), sim::lane_place(sim::team_word_for(32), 2, 7));
 }
 
 }  // namespace

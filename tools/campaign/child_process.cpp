@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -45,22 +46,28 @@ std::string self_executable() {
   return std::string(buf, size_t(n));
 }
 
-pid_t start_process(const std::vector<std::string>& argv, const std::map<std::string, std::string>& env, const std::string& log) {
+pid_t start_process(const std::vector<std::string>& argv, const std::map<std::string, std::string>& env, const std::string& log,
+                    bool die_with_parent) {
   const int fd = ::open(log.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
   if (fd < 0) throw std::runtime_error(log + ": cannot open: " + std::strerror(errno));
   std::vector<char*> args = c_argv(argv);
   const std::vector<std::string> env_text = environment_with(env);
   std::vector<char*> envp = c_argv(env_text);
+  const pid_t parent = ::getpid();
   const pid_t pid = ::fork();
   if (pid < 0) {
     ::close(fd);
     throw std::runtime_error(std::string("fork: ") + std::strerror(errno));
   }
   if (pid == 0) {  // the child: async-signal-safe calls only, until exec
+    // The death signal follows the thread that forked: this one, the
+    // launcher's main thread, which lives as long as the launcher.
+    // It survives exec; a parent gone before it was set is caught by getppid.
+    if (die_with_parent && (::prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || ::getppid() != parent)) ::_exit(127);
     ::dup2(fd, 1);
     ::dup2(fd, 2);
     ::execve(args[0], args.data(), envp.data());
-    const char* what = "warpcheck campaign: cannot start the shard's process\n";
+    const char* what = "warpcheck: cannot start the child process (exec failed)\n";
     (void)!::write(2, what, std::strlen(what));
     ::_exit(127);
   }
@@ -78,6 +85,45 @@ std::string describe_wait_status(int status) {
   if (WIFSIGNALED(status))
     return "killed by signal " + std::to_string(WTERMSIG(status)) + " (" + ::strsignal(WTERMSIG(status)) + ")";
   return "ended with wait status " + std::to_string(status);
+}
+
+namespace {
+
+volatile sig_atomic_t received_stop = 0;
+
+void note_stop(int signal) {
+  if (received_stop) {  // the second: end as if no handler were there
+    ::signal(signal, SIG_DFL);
+    ::raise(signal);
+    return;
+  }
+  received_stop = signal;
+}
+
+}  // namespace
+
+StopSignals::StopSignals() {
+  received_stop = 0;
+  struct sigaction a = {};
+  a.sa_handler = note_stop;
+  sigemptyset(&a.sa_mask);
+  ::sigaction(SIGINT, &a, &previous_int_);
+  ::sigaction(SIGTERM, &a, &previous_term_);
+}
+
+StopSignals::~StopSignals() {
+  ::sigaction(SIGINT, &previous_int_, nullptr);
+  ::sigaction(SIGTERM, &previous_term_, nullptr);
+}
+
+int stop_signal() { return received_stop; }
+
+std::string signal_name(int signal) {
+  switch (signal) {
+    case SIGINT: return "SIGINT";
+    case SIGTERM: return "SIGTERM";
+    default: return "signal " + std::to_string(signal);
+  }
 }
 
 CommandResult run_command(const std::vector<std::string>& argv, double timeout_seconds) {

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <deque>
 #include <filesystem>
 #include <fstream>
@@ -50,6 +51,10 @@ std::vector<std::string> visible_devices(int count, const char* cuda_visible_dev
 
 namespace {
 
+// Test hook: the shards do not die with the launcher, as where no death
+// signal exists, so that a test can check that --resume leaves live shards alone.
+constexpr const char* kOrphanShardsVariable = "WARPCHECK_CAMPAIGN_TEST_ORPHAN_SHARDS";
+
 struct Running {
   pid_t pid;
   uint32_t shard;
@@ -62,7 +67,7 @@ void note_ending(const CampaignDir& dir, const Running& r, const LocalSlot& slot
   write_atomically(dir.exit_note(r.shard), how + " (" + slot.name + ", pid " + std::to_string(r.pid) + "; log " + dir.log(r.shard) + ")\n");
 }
 
-void stop_all(const CampaignDir& dir, std::vector<Running>& running, const std::vector<LocalSlot>& slots, double deadline) {
+void stop_all(const CampaignDir& dir, std::vector<Running>& running, const std::vector<LocalSlot>& slots, const std::string& why) {
   for (const Running& r : running) ::kill(r.pid, SIGTERM);
   const auto give_up = clock_type::now() + std::chrono::seconds(5);
   for (const Running& r : running) {
@@ -75,16 +80,17 @@ void stop_all(const CampaignDir& dir, std::vector<Running>& running, const std::
       }
       std::this_thread::sleep_for(std::chrono::milliseconds(50));
     }
-    note_ending(dir, r, slots[r.slot], "stopped at the campaign's deadline (--deadline " + std::to_string(int(deadline)) + ")");
+    note_ending(dir, r, slots[r.slot], why);
   }
   running.clear();
 }
 
 }  // namespace
 
-bool run_local(const CampaignDir& dir, const std::vector<uint32_t>& shards, const std::vector<LocalSlot>& slots,
-               const WaitLimits& limits, ProgressLine& progress) {
+WaitEnd run_local(const CampaignDir& dir, const std::vector<uint32_t>& shards, const std::vector<LocalSlot>& slots,
+                  const WaitLimits& limits, CampaignProgress& progress) {
   const std::string self = self_executable();
+  const bool die_with_launcher = !std::getenv(kOrphanShardsVariable);
   const auto deadline = clock_type::now() + std::chrono::duration<double>(limits.deadline_seconds);
   std::deque<uint32_t> queue(shards.begin(), shards.end());
   std::vector<bool> busy(slots.size(), false);
@@ -96,7 +102,8 @@ bool run_local(const CampaignDir& dir, const std::vector<uint32_t>& shards, cons
       queue.pop_front();
       forget_attempt(dir, shard);
       std::ofstream(dir.log(shard), std::ios::app) << "== warpcheck campaign: shard " << shard << " on " << slots[s].name << "\n";
-      running.push_back({start_process({self, "campaign", "--run-shard", dir.root, std::to_string(shard)}, slots[s].env, dir.log(shard)),
+      running.push_back({start_process({self, "campaign", "--run-shard", dir.root, std::to_string(shard)}, slots[s].env, dir.log(shard),
+                                       die_with_launcher),
                          shard, s});
       busy[s] = true;
     }
@@ -112,12 +119,17 @@ bool run_local(const CampaignDir& dir, const std::vector<uint32_t>& shards, cons
       it = running.erase(it);
     }
     progress.tick();
-    if (clock_type::now() > deadline && (!running.empty() || !queue.empty())) {
-      stop_all(dir, running, slots, limits.deadline_seconds);
-      return false;
+    if (running.empty() && queue.empty()) break;
+    if (const int signal = stop_signal()) {
+      stop_all(dir, running, slots, "stopped: the campaign got " + signal_name(signal));
+      return WaitEnd::Stopped;
+    }
+    if (clock_type::now() > deadline) {
+      stop_all(dir, running, slots, "stopped at the campaign's deadline (--deadline " + std::to_string(int(limits.deadline_seconds)) + ")");
+      return WaitEnd::Deadline;
     }
   }
-  return true;
+  return WaitEnd::Ended;
 }
 
 }  // namespace warpcheck::cli

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "stress/campaign/campaign_dir.hpp"
-#include "tools/campaign/progress_line.hpp"
+#include "tools/campaign/campaign_progress.hpp"
 
 namespace warpcheck::cli {
 
@@ -30,11 +30,16 @@ struct WaitLimits {
   bool quiet = false;
 };
 
-// Runs the shards, one child a slot at a time, until every one ended or the
-// deadline passed (then the children left are stopped: SIGTERM, SIGKILL
-// after a few seconds). A shard that ended without its result gets an exit
-// note saying how it ended. Returns false when the deadline stopped it.
-bool run_local(const campaign::CampaignDir& dir, const std::vector<uint32_t>& shards, const std::vector<LocalSlot>& slots,
-               const WaitLimits& limits, ProgressLine& progress);
+// How a launcher's wait ended: every shard ended, the deadline passed, or
+// a stop signal came (StopSignals).
+enum class WaitEnd { Ended, Deadline, Stopped };
+
+// Runs the shards, one child a slot at a time, until every one ended, the
+// deadline passed or a stop signal came (then the children left are
+// stopped: SIGTERM, SIGKILL after a few seconds). Each child dies with
+// this process too (start_process's die_with_parent). A shard that ended
+// without its result gets an exit note saying how it ended.
+WaitEnd run_local(const campaign::CampaignDir& dir, const std::vector<uint32_t>& shards, const std::vector<LocalSlot>& slots,
+                  const WaitLimits& limits, CampaignProgress& progress);
 
 }  // namespace warpcheck::cli

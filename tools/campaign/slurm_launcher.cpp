@@ -103,8 +103,8 @@ std::string active_job(const CampaignDir& dir) {
   return job_state(last) == JobState::Queued ? last : "";
 }
 
-bool wait_for_job(const CampaignDir& dir, const std::string& job, const std::vector<uint32_t>& shards, const WaitLimits& limits,
-                  ProgressLine& progress) {
+WaitEnd wait_for_job(const CampaignDir& dir, const std::string& job, const std::vector<uint32_t>& shards, const WaitLimits& limits,
+                     CampaignProgress& progress) {
   const auto deadline = clock_type::now() + std::chrono::duration<double>(limits.deadline_seconds);
   auto last_asked = clock_type::now();
   auto all_finished = [&] {
@@ -115,14 +115,21 @@ bool wait_for_job(const CampaignDir& dir, const std::string& job, const std::vec
   while (true) {
     std::this_thread::sleep_for(std::chrono::milliseconds(250));
     progress.tick();
-    if (all_finished()) return true;
+    if (all_finished()) return WaitEnd::Ended;
+    if (stop_signal()) return WaitEnd::Stopped;
     if (clock_type::now() - last_asked > std::chrono::seconds(2)) {
       last_asked = clock_type::now();
       // Gone from the queue: every task has ended, with its result or without.
-      if (job_state(job) == JobState::Gone) return true;
+      if (job_state(job) == JobState::Gone) return WaitEnd::Ended;
     }
-    if (clock_type::now() > deadline) return false;
+    if (clock_type::now() > deadline) return WaitEnd::Deadline;
   }
+}
+
+std::string cancel_job(const std::string& job) {
+  const CommandResult r = run_command({"scancel", job}, kCommandTimeout);
+  if (r.started && r.exit_code == 0) return "";
+  return "scancel " + job + ": " + trimmed(r.error.empty() ? r.out : r.error);
 }
 
 }  // namespace warpcheck::cli

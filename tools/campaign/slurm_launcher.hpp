@@ -9,7 +9,7 @@
 
 #include "stress/campaign/campaign_dir.hpp"
 #include "tools/campaign/local_launcher.hpp"
-#include "tools/campaign/progress_line.hpp"
+#include "tools/campaign/campaign_progress.hpp"
 
 namespace warpcheck::cli {
 
@@ -34,9 +34,13 @@ std::string submit_job(const campaign::CampaignDir& dir);
 // The job last submitted from DIR when squeue still lists it; empty otherwise.
 std::string active_job(const campaign::CampaignDir& dir);
 
-// Waits until each shard has its result or the job has left the queue, or
-// the deadline. Returns false at the deadline (the job is left running).
-bool wait_for_job(const campaign::CampaignDir& dir, const std::string& job, const std::vector<uint32_t>& shards,
-                  const WaitLimits& limits, ProgressLine& progress);
+// Waits until each shard has its result or the job has left the queue, the
+// deadline, or a stop signal (StopSignals). The job is left as it is: the
+// caller cancels it on a stop signal (cancel_job), not at the deadline.
+WaitEnd wait_for_job(const campaign::CampaignDir& dir, const std::string& job, const std::vector<uint32_t>& shards,
+                     const WaitLimits& limits, CampaignProgress& progress);
+
+// scancel JOB (every task of the array). Returns what went wrong; empty when it was cancelled.
+std::string cancel_job(const std::string& job);
 
 }  // namespace warpcheck::cli

@@ -706,9 +706,7 @@ std::string Simulator::team_word() const { return team_word_for(config_.lanes, c
 std::string Simulator::team_name(uint32_t team) const { return team_word() + " " + std::to_string(team); }
 
 std::string Simulator::lane_name(uint32_t lane) const {
-  const std::string word = team_word();
-  if (word == "thread") return team_name(lanes_[lane].team);
-  return team_name(lanes_[lane].team) + (word == "block" ? " thread " : " lane ") + std::to_string(lanes_[lane].lane);
+  return lane_place(team_word(), lanes_[lane].team, lanes_[lane].lane);
 }
 
 // A shadow-state fault: who touched which unit in which state ("a zombie"

@@ -50,6 +50,14 @@ inline std::string team_word_for(uint32_t lanes, const std::string& declared = {
   return lanes == 32 ? "warp" : lanes > 32 ? "block" : "team";
 }
 
+// A lane in reports, on any back-end: "warp 3 lane 7", "block 2 thread 5",
+// "thread 9" (a one-lane team is its thread).
+inline std::string lane_place(const std::string& team_word, uint32_t team, uint32_t lane) {
+  const std::string t = team_word + " " + std::to_string(team);
+  if (team_word == "thread") return t;
+  return t + (team_word == "block" ? " thread " : " lane ") + std::to_string(lane);
+}
+
 struct SimConfig {
   uint32_t teams = 1;
   uint32_t lanes = 32;  // lanes per team: 32 for a warp, more for a block

@@ -1,4 +1,4 @@
-#include "tools/campaign/progress_line.hpp"
+#include "tools/campaign/campaign_progress.hpp"
 
 #include <unistd.h>
 
@@ -6,21 +6,18 @@ namespace warpcheck::cli {
 
 using namespace warpcheck::campaign;
 
-ProgressLine::ProgressLine(const CampaignDir& dir, const CampaignPlan& plan, bool quiet, std::ostream& err)
+CampaignProgress::CampaignProgress(const CampaignDir& dir, const CampaignPlan& plan, bool quiet, std::ostream& err)
     : dir_(dir), plan_(plan), quiet_(quiet), in_place_(::isatty(2)), err_(err) {
   seeds_at_start_ = read().seeds;
   start_ = last_ = std::chrono::steady_clock::now();
 }
 
-ProgressLine::Totals ProgressLine::read() {
+CampaignProgress::Totals CampaignProgress::read() {
   Totals t;
   for (uint32_t i = 0; i < plan_.shards.size(); ++i) {
     if (!finished_.count(i)) {
-      try {
-        if (const auto text = read_if_present(dir_.result(i))) finished_.emplace(i, parse_shard_result(*text, dir_.result(i)));
-      } catch (const std::invalid_argument&) {
-        // the merge names a damaged result; progress only counts
-      }
+      // Only sound results count; the merge names a damaged one.
+      if (ShardReading r = read_shard_result(dir_, plan_, i); r.result) finished_.emplace(i, std::move(*r.result));
     }
     if (const auto it = finished_.find(i); it != finished_.end()) {
       ++t.shards;
@@ -34,7 +31,7 @@ ProgressLine::Totals ProgressLine::read() {
   return t;
 }
 
-void ProgressLine::print(const Totals& t) {
+void CampaignProgress::print(const Totals& t) {
   const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
   err_ << (in_place_ ? "\r" : "") << "campaign: " << t.shards << "/" << plan_.shards.size() << " shards, " << t.seeds << "/"
        << plan_.seeds << " seeds, " << uint64_t(s > 0 && t.seeds > seeds_at_start_ ? double(t.seeds - seeds_at_start_) / s : 0) << " seeds/s, " << t.failing
@@ -42,7 +39,7 @@ void ProgressLine::print(const Totals& t) {
   printed_ = true;
 }
 
-void ProgressLine::tick() {
+void CampaignProgress::tick() {
   if (quiet_) return;
   const auto now = std::chrono::steady_clock::now();
   if (now - last_ < std::chrono::seconds(in_place_ ? 1 : 10)) return;
@@ -50,7 +47,7 @@ void ProgressLine::tick() {
   print(read());
 }
 
-void ProgressLine::finish() {
+void CampaignProgress::finish() {
   if (quiet_) return;
   print(read());
   if (in_place_) err_ << "\n";

@@ -11,9 +11,9 @@
 
 namespace warpcheck::cli {
 
-class ProgressLine {
+class CampaignProgress {
  public:
-  ProgressLine(const campaign::CampaignDir& dir, const campaign::CampaignPlan& plan, bool quiet, std::ostream& err);
+  CampaignProgress(const campaign::CampaignDir& dir, const campaign::CampaignPlan& plan, bool quiet, std::ostream& err);
   void tick();    // prints when one is due
   void finish();  // the last line, ended
 
