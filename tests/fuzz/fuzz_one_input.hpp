@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <cstdlib>
+#include <string>
 
 #include "linearizability/formats.hpp"
 
@@ -43,6 +44,22 @@ inline void fuzz_one_input(const uint8_t* data, size_t size) {
     if (encode_binary(read_jsonl(encode_jsonl(h), "fuzz-jsonl", std::nullopt)) != bin) std::abort();
   } catch (const InputError&) {
   }
+}
+
+// The three readers, one fuzz target each (tests/fuzz/CMakeLists.txt).
+enum class FuzzedReader { Binary, JsonLines, Edn };
+
+// One input for one reader: the first byte's reader choice is forced to
+// the reader's own two selectors (binary: as is or sealed; JSON lines: any
+// model or the priority queue's; EDN: plain or with the import options),
+// its model choice kept.
+inline void fuzz_reader_input(FuzzedReader reader, const uint8_t* data, size_t size) {
+  if (size == 0) return;
+  static constexpr uint8_t kSelectors[3][2] = {{0, 4}, {1, 2}, {3, 5}};
+  std::string input(reinterpret_cast<const char*>(data), size);
+  const uint8_t model = uint8_t((data[0] / 6) % 42);  // 41 * 6 + 5 < 256
+  input[0] = char(model * 6 + kSelectors[int(reader)][model % 2]);
+  fuzz_one_input(reinterpret_cast<const uint8_t*>(input.data()), input.size());
 }
 
 }  // namespace warpcheck::testing
