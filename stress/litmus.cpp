@@ -59,6 +59,8 @@ std::vector<LitmusTest> litmus_tests() {
   for (const Fencing& f : kFencings) {
     out.push_back(make("MP", LitmusShape::mp, f, 2, [](const uint64_t* r) { return r[4] == 1 && r[5] == 0; }, "T1: y=1, x=0",
                        [](const uint64_t* r) { return r[4] == 0 && r[5] == 1; }, "T1: y=0, x=1"));
+    out.push_back(make("MP-wide", LitmusShape::mp_wide, f, 2, [](const uint64_t* r) { return r[4] == 1 && r[5] == 0; },
+                       "T1: y=1, x=0", [](const uint64_t* r) { return r[4] == 0 && r[5] == 1; }, "T1: y=0, x=1"));
     out.push_back(make("SB", LitmusShape::sb, f, 2, [](const uint64_t* r) { return r[0] == 0 && r[4] == 0; },
                        "T0: y=0, T1: x=0", [](const uint64_t* r) { return r[0] == 1 && r[4] == 1; }, "T0: y=1, T1: x=1"));
     out.push_back(make("LB", LitmusShape::lb, f, 2, [](const uint64_t* r) { return r[0] == 1 && r[4] == 1; },

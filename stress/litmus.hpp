@@ -1,5 +1,6 @@
 // Litmus tests of the simulator's memory models: the classic shapes (MP,
-// SB, LB, WRC, IRIW, CoRR, CoWW), each unfenced and with the fences or
+// SB, LB, WRC, IRIW, CoRR, CoWW, and MP-wide: MP whose flag is also read
+// at twice its width), each unfenced and with the fences or
 // release/acquire that forbid its weak outcome under PTX, at cta and gpu
 // scope, with the teams in one block or in different ones. Each team is one
 // lane; a run's outcome is its registers. The table they give is in

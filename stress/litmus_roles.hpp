@@ -3,7 +3,7 @@
 // runs them on its teams (stress/litmus.cpp), the GPU on a lane of a warp
 // (stress/gpu/litmus_gpu.cu); a Team needs load, store and fence.
 // "fenced": release on the publishing store and acquire on the reading
-// load (MP, WRC), fence.sc between a role's two accesses (SB, IRIW),
+// load (MP, MP-wide, WRC), fence.sc between a role's two accesses (SB, IRIW),
 // fence.acq_rel (LB). Coherence shapes are never fenced.
 #pragma once
 #include <cstdint>
@@ -13,7 +13,7 @@
 
 namespace warpcheck {
 
-enum class LitmusShape : uint8_t { mp, sb, lb, wrc, iriw, corr, coww };
+enum class LitmusShape : uint8_t { mp, mp_wide, sb, lb, wrc, iriw, corr, coww };
 
 template <class Team, class W>
 WC_HD void run_litmus_role(Team& team, LitmusShape shape, bool fenced, core::scope s, uint32_t role, W* x, W* y, W* r) {
@@ -29,6 +29,21 @@ WC_HD void run_litmus_role(Team& team, LitmusShape shape, bool fenced, core::sco
         r[1] = team.load(x, order::relaxed, s);
       }
       break;
+    case LitmusShape::mp_wide: {  // MP with a 32-bit flag y that T1 first reads as part of its 64-bit word
+      // T0: x = 1; y = 1 (release). T1: r2 = y's 8 bytes; r0 = y (acquire); r1 = x.
+      // The wide read must not cost the acquire its synchronization (the
+      // slab hash reads its guard word both ways: issue 29). y is 8-byte aligned.
+      uint32_t* flag = reinterpret_cast<uint32_t*>(y);
+      if (role == 0) {
+        team.store(x, W(1), order::relaxed, s);
+        team.store(flag, uint32_t(1), rel, s);
+      } else {
+        r[2] = W(team.load(reinterpret_cast<const uint64_t*>(y), order::relaxed, s));
+        r[0] = team.load(flag, acq, s);
+        r[1] = team.load(x, order::relaxed, s);
+      }
+      break;
+    }
     case LitmusShape::sb:  // Ti: own = 1; fence.sc; r0 = other.
       team.store(role == 0 ? x : y, W(1), order::relaxed, s);
       if (fenced) team.fence(order::seq_cst, s);

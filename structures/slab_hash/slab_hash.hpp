@@ -71,6 +71,12 @@
 //    multimap deletes bracket their CAS with a per-slab guard word
 //    (lane 30, unused by pairs), and an absent answer is given only from
 //    slab reads that the guard shows no delete overlapped: a snapshot.
+//  - the guard's release orders a removal only before what the deleter
+//    saw: a reader of the new version could miss an insert that the
+//    inserting warp then reads past (it still sees the removed pair), the
+//    two writes seen in opposite orders. A fence.sc between the removal
+//    and the release forbids it (guard_leave; issue 29, found by the
+//    relaxed simulator; the mutant guard_leave_without_sc_fence).
 #pragma once
 #include <cstdint>
 
@@ -91,6 +97,7 @@ enum class slab_hash_mutant : uint8_t {
   link_free_winner,            // a losing link CAS frees the winner's slab (use after free)
   no_reread_after_failed_cas,  // after a failed CAS, REPLACE/INSERT tries the next lane of its stale read
   unguarded_absent,            // multimap SEARCH/DELETE answer absent from a slab read no guard validated
+  guard_leave_without_sc_fence,  // a multimap DELETE releases the guard with no fence.sc after its removal (issue 29)
 };
 
 struct slab_hash {
@@ -276,8 +283,18 @@ struct slab_hash {
     t.fetch_add(&words[kGuardLane], 0xFFFFFFFFu, core::order::relaxed, core::scope::gpu);  // c += 1: one more in flight
     t.fence(core::order::acq_rel, core::scope::gpu);                                        // ... before the removal CAS
   }
-  template <class Team>
-  WC_HD static void guard_leave(Team& t, uint32_t* words) {
+  // Fix (issue 29; the paper has no guard): a fence.sc between the removal
+  // and the guard's release. Release alone orders the removal before the
+  // new version, but not before a write the deleter has not seen: a reader
+  // that acquires the new version could miss an insert whose own warp then
+  // still reads the removed pair (store buffering across the release:
+  // docs/relaxed-memory.md, "The slab hash multimap"). With the fence.sc,
+  // either that warp's fence.sc comes first (the insert reaches every
+  // reader of the new version) or the deleter's does (the warp reads the
+  // removal).
+  template <int F, class Team>
+  WC_HD void guard_leave(Team& t, uint32_t* words) const {
+    if (mutant_of<F>() != slab_hash_mutant::guard_leave_without_sc_fence) t.fence(core::order::seq_cst, core::scope::gpu);
     t.fetch_add(&words[kGuardLane], 0xFFFF0001u, core::order::release, core::scope::gpu);  // c += 0xFFFF: one fewer, version + 1
   }
   // The guard as seen before a slab read (every lane loads it), or 0 in map mode.
@@ -406,7 +423,7 @@ struct slab_hash {
             removed = t.cas(slot, mine, now, core::order::relaxed, core::scope::gpu) == mine;
             value = value_of(mine);
           }
-          if (multi) guard_leave(t, words);
+          if (multi) guard_leave<F>(t, words);
         }
         if (t.ballot(removed)) {
           if (!multi) return {core::op_status::done, ResultKind::Bool, 1};

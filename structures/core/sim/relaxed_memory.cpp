@@ -93,26 +93,58 @@ bool RelaxedMemory::synchronizes(const Message& m, uint32_t team, core::scope re
   return m.scope != core::scope::cta && reader != core::scope::cta;  // morally strong: each scope includes the other
 }
 
+std::vector<uintptr_t> RelaxedMemory::other_width_words(uintptr_t a, size_t bytes) const {
+  std::vector<uintptr_t> out;
+  auto add = [&](uintptr_t at, size_t width) {
+    const auto it = words_.find(at);
+    if (it != words_.end() && it->second.bytes == width) out.push_back(at);
+  };
+  if (bytes == 8) {
+    add(a, 4);
+    add(a + 4, 4);
+  } else {
+    add(a - a % 8, 8);
+  }
+  return out;
+}
+
 RelaxedMemory::Word* RelaxedMemory::word_for(const void* address, size_t bytes, bool create, uint64_t current) {
   const auto a = reinterpret_cast<uintptr_t>(address);
   auto it = words_.find(a);
   if (it != words_.end() && it->second.bytes == bytes) return &it->second;
-  // Mixed widths on one word are not modelled: the other width's history
-  // there goes (its words are then sequentially consistent).
-  if (it != words_.end()) words_.erase(it);
-  if (bytes == 8) {
-    words_.erase(a + 4);
-  } else if (a % 8 == 4) {
-    auto wide = words_.find(a - 4);
-    if (wide != words_.end() && wide->second.bytes == 8) words_.erase(wide);
-  }
-  if (!create) return nullptr;
-  Word& w = words_[a];
-  w.bytes = static_cast<uint8_t>(bytes);
+  if (!create) return nullptr;  // a load of the other width reads memory (load()); the histories stay
+  // Mixed widths on one word are not modelled: a store of the other width
+  // ends the histories it overlaps (its word is then sequentially
+  // consistent until stored to again). What their newest stores published
+  // stays published: an acquire that reads the new history's first
+  // message (memory's value) synchronizes with them.
   Message initial;
   initial.value = current;
-  w.messages.push_back(initial);
+  for (uintptr_t o : other_width_words(a, bytes)) {
+    const Message& newest = words_.at(o).messages.back();
+    if (newest.release && !initial.release) {
+      initial.release = newest.release, initial.scope = newest.scope, initial.writer = newest.writer;
+    } else if (newest.release) {
+      auto both = std::make_shared<View>(*initial.release);
+      both->join(*newest.release);
+      initial.release = std::move(both);
+      if (newest.writer != initial.writer) initial.writer = kNobody;
+      if (newest.scope == core::scope::cta) initial.scope = core::scope::cta;
+    }
+    words_.erase(o);
+  }
+  Word& w = words_[a];
+  w.bytes = static_cast<uint8_t>(bytes);
+  w.messages.push_back(std::move(initial));
   return &w;
+}
+
+void RelaxedMemory::read_other_width(TeamState& t, uint32_t team, uintptr_t a, size_t bytes, core::order o, core::scope s) {
+  for (uintptr_t at : other_width_words(a, bytes)) {
+    const Message& newest = words_.at(at).messages.back();
+    t.view.raise(at, newest.serial);  // coherence: no older value at the other width afterwards
+    acquire_from(t, team, newest, o, s);
+  }
 }
 
 void RelaxedMemory::acquire_from(TeamState& t, uint32_t team, const Message& m, core::order o, core::scope s) {
@@ -133,7 +165,10 @@ uint64_t RelaxedMemory::load(uint32_t team, const void* address, size_t bytes, c
   std::memcpy(&current, address, bytes);
   if (o == core::order::seq_cst) fence(team, core::order::seq_cst, s);
   Word* w = word_for(address, bytes, false, 0);
-  if (!w) return current;  // not stored to in this run: its one value
+  if (!w) {  // not stored to at this width in this run: memory's value, the newest
+    read_other_width(teams_[team], team, reinterpret_cast<uintptr_t>(address), bytes, o, s);
+    return current;
+  }
   TeamState& t = teams_[team];
   const std::vector<Message>& ms = w->messages;
   const size_t n = ms.size();

@@ -26,9 +26,11 @@
 // What it does not model (docs/relaxed-memory.md, the litmus table):
 // load buffering (it never reads a value from the future), lanes of one
 // team (they share one clock: a warp that syncs between its lanes' accesses
-// is what the structures do), and mixed-size accesses to one word (a
-// store of one width clears the other width's history there: those words
-// are sequentially consistent).
+// is what the structures do), and mixed-size accesses to one word: a load
+// of the other width reads the newest value (and synchronizes with it as
+// its order says), a store of the other width ends the history there (the
+// word is then sequentially consistent; what its newest store released
+// stays released).
 #pragma once
 #include <cstdint>
 #include <memory>
@@ -76,6 +78,11 @@ class RelaxedMemory {
   struct Word;
   struct TeamState;
   Word* word_for(const void* address, size_t bytes, bool create, uint64_t current);
+  // The words of the other width with a history that overlap [a, a + bytes).
+  std::vector<uintptr_t> other_width_words(uintptr_t a, size_t bytes) const;
+  // A load of words whose history is at the other width: it reads memory,
+  // the newest of each, and learns what an acquire of those stores would.
+  void read_other_width(TeamState& t, uint32_t team, uintptr_t a, size_t bytes, core::order o, core::scope s);
   bool same_block(uint32_t a, uint32_t b) const;
   bool synchronizes(const Message& m, uint32_t team, core::scope reader) const;
   void acquire_from(TeamState& t, uint32_t team, const Message& m, core::order o, core::scope s);

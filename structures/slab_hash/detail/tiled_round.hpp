@@ -172,7 +172,7 @@ WC_HD void slab_hash::serve_tiled(Team& t, const lane_op& mine, bool pending, la
         if (erasing && multi && lane == at_lane) {  // multimap: the pair seen becomes EMPTY, inside the guard
           guard_enter(t, words);
           ok = t.cas(slot, seen, kEmptyPair, core::order::relaxed, core::scope::gpu) == seen;
-          guard_leave(t, words);
+          guard_leave<F>(t, words);
         }
         if (inserting && !multi && lane == at_lane)  // map: against the pair seen, read whole
           ok = t.cas(slot, seen, pair(key, value), core::order::relaxed, core::scope::gpu) == seen;
