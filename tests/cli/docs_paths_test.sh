@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Every repository path named in the docs (docs/*.md), the README and the
+# Every repository path named in the docs (docs/*.md, docs/*/*.md), the README and the
 # sources (comments and code of the files under the source folders) exists,
 # so that a moved or deleted file leaves no stale pointer behind.
 # bench/RESULTS.md is a dated log and is not read.
@@ -19,7 +19,7 @@ set -u
 cd "$1" || exit 1
 folders='structures|linearizability|stress|models|tests|tools|bench|docs|examples|\.ci'
 mapfile -t files < <(
-  ls docs/*.md README.md
+  ls docs/*.md docs/*/*.md README.md
   find structures linearizability stress models tests tools bench examples -type f \
     \( -name '*.hpp' -o -name '*.cpp' -o -name '*.cu' -o -name '*.cuh' -o -name '*.h' \
        -o -name '*.sh' -o -name '*.cmake' -o -name CMakeLists.txt \) | sort)
@@ -28,7 +28,7 @@ mapfile -t files < <(
 named() {
   grep -noE "(^|[^A-Za-z0-9_./\$@:-])(${folders})/[A-Za-z0-9_./*<>{}\$+-]*(:[0-9]+)?" "${files[@]}" |
     sed -E 's/^([^:]*:[0-9]+):[^A-Za-z.]?/\1\t/'
-  grep -noE '\]\([^) :]+\)' docs/*.md README.md |
+  grep -noE '\]\([^) :]+\)' docs/*.md docs/*/*.md README.md |
     sed -E 's/^([^:]*:[0-9]+):\]\(/\1\t/; s/\)$//' | grep -v "$(printf '\t')#"
 }
 
