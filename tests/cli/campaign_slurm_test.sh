@@ -47,7 +47,9 @@ check_failures_listed "$dir/c"
 "$w" campaign --structure slabhash --mode map --backend sim --seeds 100000 --shards 2 --slurm --out "$dir/t" --quiet >"$dir/t.txt" 2>&1 &
 launcher=$!
 for _ in $(seq 100); do
-  [ -s "$dir/t/slurm-jobs.txt" ] && "$w" campaign --status "$dir/t" 2>/dev/null | grep -q "| running (pid" && break
+  # Not `status | grep -q`: grep's early exit is a SIGPIPE, a failure under pipefail.
+  status=$("$w" campaign --status "$dir/t" 2>/dev/null)
+  [ -s "$dir/t/slurm-jobs.txt" ] && [[ $status == *"| running (pid"* ]] && break
   sleep 0.1
 done
 job=$(cat "$dir/t/slurm-jobs.txt")

@@ -253,7 +253,11 @@ class GfslTornRead : public testing::TestWithParam<Shift> {};
 
 TEST_P(GfslTornRead, MissesAKeyUnlessTheAbsentAnswerIsValidated) {
   int torn = 0;
-  for (uint64_t seed = 1; seed <= 200; ++seed) {  // the right shift tears only past seed 120
+  // The right shift tears only past seed 120 (3 of 200 seeds); the left
+  // one tears about one seed in eight (25 of 200), so 100 seeds meet it
+  // about 12 times.
+  const uint64_t seeds = GetParam() == Shift::Right ? 200 : 100;
+  for (uint64_t seed = 1; seed <= seeds; ++seed) {
     const TornRace unvalidated = torn_read_race(seed, fix::kAll & ~fix::validated_absent, GetParam());
     ASSERT_EQ(unvalidated.found, unvalidated.verdict == Verdict::Linearizable) << "seed " << seed << ": K is present throughout";
     torn += !unvalidated.found;
@@ -262,7 +266,7 @@ TEST_P(GfslTornRead, MissesAKeyUnlessTheAbsentAnswerIsValidated) {
     ASSERT_EQ(validated.verdict, Verdict::Linearizable);
   }
   EXPECT_GT(torn, 0) << "the read was never torn: the race was not exercised";
-  RecordProperty("torn_reads_without_validation_in_200_seeds", torn);
+  RecordProperty("torn_reads_without_validation", torn);
 }
 
 INSTANTIATE_TEST_SUITE_P(Gfsl, GfslTornRead, testing::Values(Shift::Right, Shift::Left),
