@@ -1,7 +1,5 @@
 #include "tools/suite_runner.hpp"
 
-#include <sys/wait.h>
-
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
@@ -46,8 +44,6 @@ std::string command_line(const SuiteEntry& e) {
   for (const std::string& a : e.stress_args) line += " " + a;
   return line;
 }
-
-int exit_code_of(int status) { return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status); }
 
 }  // namespace
 

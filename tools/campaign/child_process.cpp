@@ -80,6 +80,8 @@ bool has_ended(pid_t pid, int* status) {
   return r == pid;
 }
 
+int exit_code_of(int status) { return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status); }
+
 std::string describe_wait_status(int status) {
   if (WIFEXITED(status)) return "exit code " + std::to_string(WEXITSTATUS(status));
   if (WIFSIGNALED(status))
@@ -178,7 +180,7 @@ CommandResult run_command(const std::vector<std::string>& argv, double timeout_s
   }
   r.started = true;
   if (cut) r.error += (r.error.empty() ? "" : "\n") + argv[0] + ": no answer within " + std::to_string(int(timeout_seconds)) + " s";
-  else r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  else r.exit_code = exit_code_of(status);
   return r;
 }
 

@@ -25,6 +25,9 @@ pid_t start_process(const std::vector<std::string>& argv, const std::map<std::st
 // Whether pid ended; its wait status into *status. Never blocks.
 bool has_ended(pid_t pid, int* status);
 
+// A wait status as a shell gives it: the exit code, or 128 + the signal.
+int exit_code_of(int status);
+
 // "exit code 3", "killed by signal 9 (Killed)".
 std::string describe_wait_status(int status);
 
