@@ -51,12 +51,17 @@ void catalogue_text(const Structure& st, std::ostream& out) {
   }
   if (s.fixes.empty()) return;
   out << s.name << " fixes of the paper's pseudocode (--fixes NAME,...; the -fixed variants set them):\n";
-  for (const FixSpec& f : s.fixes) out << "  " << f.name << where(f.applies) << ": " << f.fixes << "\n";
+  for (const FixSpec& f : s.fixes) {
+    out << "  " << f.name << where(f.applies) << ": " << f.fixes;
+    if (!f.benign.empty()) out << " (benign: " << f.benign << ")";
+    if (!f.awaits.empty()) out << " (no finding yet: awaits " << f.awaits << ")";
+    out << "\n";
+  }
   if (s.findings.empty()) return;
   out << s.name << " findings, each found again by a run without its fix:\n";
   for (const FindingSpec& f : s.findings)
-    out << "  " << f.name << ": warpcheck stress --structure " << s.name << " " << f.run << " (within " << f.seeds
-        << " seeds, caught by " << oracle_names(f.caught_by) << ")\n";
+    out << "  " << f.name << " (without " << f.fix << "): warpcheck stress --structure " << s.name << " " << f.run
+        << " (within " << f.seeds << " seeds, caught by " << oracle_names(f.caught_by) << ")\n";
 }
 
 void catalogue_json(const Structure& st, std::ostream& out) {
@@ -74,14 +79,20 @@ void catalogue_json(const Structure& st, std::ostream& out) {
     out << "}";
   }
   out << "],\"fixes\":[";
-  for (size_t i = 0; i < s.fixes.size(); ++i)
-    out << (i ? "," : "") << "{\"name\":" << json_string(s.fixes[i].name) << ",\"fixes\":" << json_string(s.fixes[i].fixes)
-        << ",\"applies\":" << json_applies(s.fixes[i].applies) << "}";
+  for (size_t i = 0; i < s.fixes.size(); ++i) {
+    const FixSpec& f = s.fixes[i];
+    out << (i ? "," : "") << "{\"name\":" << json_string(f.name) << ",\"fixes\":" << json_string(f.fixes)
+        << ",\"applies\":" << json_applies(f.applies);
+    if (!f.benign.empty()) out << ",\"benign\":" << json_string(f.benign);
+    if (!f.awaits.empty()) out << ",\"awaits\":" << json_string(f.awaits);
+    out << "}";
+  }
   out << "],\"findings\":[";
   for (size_t i = 0; i < s.findings.size(); ++i) {
     const FindingSpec& f = s.findings[i];
     out << (i ? "," : "") << "{\"name\":" << json_string(f.name) << ",\"run\":" << json_string(f.run)
-        << ",\"caught_by\":" << json_list(oracle_list(f.caught_by)) << ",\"seeds\":" << f.seeds << "}";
+        << ",\"caught_by\":" << json_list(oracle_list(f.caught_by)) << ",\"seeds\":" << f.seeds
+        << ",\"fix\":" << json_string(f.fix) << "}";
   }
   out << "]}";
 }

@@ -83,20 +83,25 @@ struct MutantSpec {
   std::string awaits;
 };
 
-// A named fix of a finding about the paper's pseudocode.
+// A named fix: where our code departs from the printed pseudocode. Each is
+// shown needed by a finding that names it, or declared benign (why the
+// printed line does no harm), or awaits what the framework lacks to show it.
 struct FixSpec {
   std::string name;
-  std::string fixes;  // the finding, in one line
+  std::string fixes;  // the printed line and what is wrong with it, in one line
   std::vector<Applies> applies;
+  std::string benign;
+  std::string awaits;
 };
 
 // A finding about the printed pseudocode, found again by `run` (the paper's
-// variant with the other findings fixed) within `seeds` seeds.
+// variant without `fix`) within `seeds` seeds.
 struct FindingSpec {
   std::string name;
   std::string run;
   Oracles caught_by = 0;
   uint64_t seeds = 200;
+  std::string fix;  // the fix it shows needed
 };
 
 // A run of the structure's stress suite. Tags: "main" (the main job, on the
@@ -117,6 +122,9 @@ struct StructureSpec {
   std::vector<MutantSpec> mutants;
   std::vector<FixSpec> fixes;
   std::vector<FindingSpec> findings;
+  // The audit of the paper's printed lines against ours, from the source
+  // root ("docs/papers/gfsl.md"); its "## Fixes" table names every fix.
+  std::string audit;
   std::string model;                    // the sequential model(s), in words
   std::vector<std::string> invariants;  // quiescent invariants checked after each run
   std::vector<SuiteRun> suite;

@@ -107,19 +107,19 @@ StructureSpec GfslAdapter::declare() {
       {"raise_locked_key", "G6: a bottom split raises the new chunk's smallest key, which it does not hold locked", paper},
   };
   s.findings = {
-      {"G1_next_chunk_never_unlocked", without("unlock_next_after_split") + small, kOracleDeadlock, 50},
-      {"G2_delete_keeps_bottom_lock", without("unlock_on_vanished_key") + small, kOracleDeadlock, 50},
+      {"G1_next_chunk_never_unlocked", without("unlock_next_after_split") + small, kOracleDeadlock, 50, "unlock_next_after_split"},
+      {"G2_delete_keeps_bottom_lock", without("unlock_on_vanished_key") + small, kOracleDeadlock, 50, "unlock_on_vanished_key"},
       {"G3_merge_with_stale_next", without("reread_next_after_split") + small,
-       kOracleStructureCheck | kOracleInvariants | kOracleChecker, 100},
+       kOracleStructureCheck | kOracleInvariants | kOracleChecker, 100, "reread_next_after_split"},
       {"G4_torn_chunk_read_misses_key",
        without("validated_absent") + " --chunk 32 --keys 40 --ops-per-lane 4 --teams 3 --mix insert=50,erase=0,contains=50"
                                      " --scheduler pct --delays 0.02 --delay-steps 500",
-       kOracleChecker, 300},
+       kOracleChecker, 300, "validated_absent"},
       // Two teams of inserts and deletes on 20 keys: a Delete of the raised
       // key must fall in the window between the split's unlock and the raise.
       {"G6_raised_key_deleted_meanwhile",
        without("raise_locked_key") + " --chunk 16 --keys 20 --ops-per-lane 6 --teams 2 --mix insert=50,erase=50,contains=0",
-       kOracleInvariants, 400},
+       kOracleInvariants, 400, "raise_locked_key"},
   };
   s.suite = {
       // Our points are a claim too: the runs pinned to the simulator (by a

@@ -62,18 +62,18 @@ StructureSpec HeapAdapter::declare() {
   s.findings = {
       // TD F2: a delete marks the target after the insert's last check; the
       // insert hands over its keys but never releases the target.
-      {"F2_lost_wakeup", "--variant td --fixes hold_target_parent", kOracleDeadlock, 50},
+      {"F2_lost_wakeup", "--variant td --fixes hold_target_parent", kOracleDeadlock, 50, "release_marked_target"},
       // TD F1: the target's parent released before the target is written.
-      {"F1_parent_released_early", "--variant td --fixes release_marked_target" + deep, kOracleChecker | kOracleInvariants, 30000},
+      {"F1_parent_released_early", "--variant td --fixes release_marked_target" + deep, kOracleChecker | kOracleInvariants, 30000, "hold_target_parent"},
       // BU B1: a delete waits (holding the root) for a parked last node whose insert waits for the root.
-      {"B1_last_node_parked", "--variant bu", kOracleDeadlock, 50},
+      {"B1_last_node_parked", "--variant bu", kOracleDeadlock, 50, "take_parked_last"},
       // BU B2: an insert ends on a DELMOD parent, its own batch left parked.
-      {"B2_ends_on_delmod_parent", "--variant bu --fixes take_parked_last", kOracleChecker | kOracleInvariants, 200},
+      {"B2_ends_on_delmod_parent", "--variant bu --fixes take_parked_last", kOracleChecker | kOracleInvariants, 200, "wait_on_delmod_parent"},
       // BU B3: MS_TRYLOCK(x, state(x), INUSE) takes a lost CAS for a lock.
-      {"B3_trylock_as_read", "--variant bu --fixes take_parked_last,wait_on_delmod_parent", kOracleChecker | kOracleInvariants, 5000},
+      {"B3_trylock_as_read", "--variant bu --fixes take_parked_last,wait_on_delmod_parent", kOracleChecker | kOracleInvariants, 5000, "checked_trylock"},
       // BU B4: with B1-B3 patched, marks without owners still lose a batch.
       {"B4_marks_name_no_owner", "--variant bu --fixes take_parked_last,wait_on_delmod_parent,checked_trylock" + deep,
-       kOracleChecker | kOracleInvariants, 5000},
+       kOracleChecker | kOracleInvariants, 5000, "phase_gate"},
   };
   s.suite = {
       {"td-fixed, 200 seeds", "--variant td-fixed --seeds 200"},

@@ -105,14 +105,14 @@ StructureSpec StadiumAdapter::declare() {
   s.findings = {
       // No deletes: nothing but the reservation can go wrong.
       {"S1_failed_reservation_clears_access_bit", "--variant paper --mix insert=50,erase=0,contains=50",
-       kOracleDeadlock | kOracleInvariants | kOracleChecker, 50},
-      {"S2_retrieval_stops_at_freed_ticket", without("tombstones"), kOracleInvariants | kOracleChecker, 50},
+       kOracleDeadlock | kOracleInvariants | kOracleChecker, 50, "reserve_by_cas"},
+      {"S2_retrieval_stops_at_freed_ticket", without("tombstones"), kOracleInvariants | kOracleChecker, 50, "tombstones"},
       // No retrievals: their claims would meet the unclaimed free first.
       {"S3_delete_frees_a_ticket_it_does_not_hold", without("claim_before_free") + " --mix insert=50,erase=50,contains=0",
-       kOracleChecker | kOracleInvariants, 50},
-      {"S4_retrieval_reads_a_reused_bucket", without("claim_to_read") + " --churn 0.5 --value-bytes 32", kOracleChecker, 200},
+       kOracleChecker | kOracleInvariants, 50, "claim_before_free"},
+      {"S4_retrieval_reads_a_reused_bucket", without("claim_to_read") + " --churn 0.5 --value-bytes 32", kOracleChecker, 200, "claim_to_read"},
       {"S5_clstash_push_overwrites_queued_jobs", without("push_above_queue") + " --kernel clstash",
-       kOracleInvariants | kOracleStructureCheck | kOracleChecker, 50},
+       kOracleInvariants | kOracleStructureCheck | kOracleChecker, 50, "push_above_queue"},
   };
   s.suite = {
       {"fixed, Stash, 300 seeds", "--variant fixed --seeds 300"},

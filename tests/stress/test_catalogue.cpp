@@ -8,6 +8,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <fstream>
+#include <set>
 #include <sstream>
 
 #include "linearizability/formats.hpp"
@@ -214,6 +216,67 @@ TEST(Registry, DeclarationsAreConsistent) {
     }
     for (const FixSpec& f : s.spec.fixes) check_applies("fix " + f.name, f.applies);
     for (const FindingSpec& f : s.spec.findings) EXPECT_NO_THROW(request_from_flags(s, Backend::Sim, f.run)) << f.name;
+  }
+}
+
+// The fixes of a structure's --fixes list that `run` turns on.
+std::set<std::string> fixes_named_in(const Structure& s, const std::string& run) {
+  std::set<std::string> out;
+  for (const FlagItem& item : flag_items(s, run)) {
+    if (item.name != "fixes") continue;
+    std::istringstream names(item.value);
+    for (std::string name; std::getline(names, name, ',');) out.insert(name);
+  }
+  return out;
+}
+
+// Every fix is shown needed by a finding run without it, or is declared
+// benign or awaiting (one of the three); every finding names a declared
+// fix and leaves it out.
+TEST(Registry, EveryFixHasAFindingOrSaysWhyNot) {
+  for (const Structure& s : registry().structures) {
+    std::set<std::string> fixes;
+    for (const FixSpec& f : s.spec.fixes) {
+      EXPECT_TRUE(fixes.insert(f.name).second) << s.spec.name << ": fix " << f.name << " twice";
+      const bool found = std::any_of(s.spec.findings.begin(), s.spec.findings.end(),
+                                     [&](const FindingSpec& g) { return g.fix == f.name; });
+      EXPECT_EQ(int(found) + int(!f.benign.empty()) + int(!f.awaits.empty()), 1)
+          << s.spec.name << ": fix " << f.name << " needs exactly one of a finding, a benign reason or an awaits";
+    }
+    for (const FindingSpec& g : s.spec.findings) {
+      EXPECT_TRUE(fixes.count(g.fix)) << s.spec.name << ": finding " << g.name << " names no declared fix (" << g.fix << ")";
+      EXPECT_FALSE(fixes_named_in(s, g.run).count(g.fix)) << s.spec.name << ": finding " << g.name << " runs with its own fix";
+    }
+  }
+}
+
+// The names of an audit's "## Fixes" table: the first cell of each row,
+// in backticks.
+std::vector<std::string> audit_fix_names(const std::string& path) {
+  std::ifstream in(path);
+  std::vector<std::string> names;
+  bool in_fixes = false;
+  for (std::string line; std::getline(in, line);) {
+    if (line.rfind("## ", 0) == 0) in_fixes = line == "## Fixes";
+    if (!in_fixes || line.rfind("| `", 0) != 0) continue;
+    const size_t end = line.find('`', 3);
+    if (end != std::string::npos) names.push_back(line.substr(3, end - 3));
+  }
+  return names;
+}
+
+// An audit of the printed pseudocode names exactly the fixes the structure
+// declares, in any order; a structure with fixes has an audit.
+TEST(Registry, EveryAuditNamesExactlyTheDeclaredFixes) {
+  for (const Structure& s : registry().structures) {
+    if (s.spec.audit.empty()) continue;
+    const std::string path = std::string(WARPCHECK_SOURCE_DIR) + "/" + s.spec.audit;
+    ASSERT_TRUE(std::ifstream(path).good()) << s.spec.name << ": no audit at " << s.spec.audit;
+    std::vector<std::string> in_audit = audit_fix_names(path), declared;
+    for (const FixSpec& f : s.spec.fixes) declared.push_back(f.name);
+    std::sort(in_audit.begin(), in_audit.end());
+    std::sort(declared.begin(), declared.end());
+    EXPECT_EQ(in_audit, declared) << s.spec.name << ": " << s.spec.audit << "'s \"## Fixes\" table against the declaration";
   }
 }
 
