@@ -44,7 +44,7 @@ folder() {
 # and oracles (ARGS added: a deadlock's spin bound lowered, to wait less).
 finding() {
   local line run seeds declared
-  line=$("$w" stress --structure "$1" --list-mutants | sed -n "s/^  $2: warpcheck //p")
+  line=$("$w" stress --structure "$1" --list-mutants | sed -n "s/^  $2 (without [^)]*): warpcheck //p")
   [ -n "$line" ] || fail "$1 declares no finding $2"
   run=${line% (within*}
   seeds=$(sed -n 's/.*(within \([0-9]*\) seeds, .*/\1/p' <<<"$line")
