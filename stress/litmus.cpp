@@ -13,21 +13,29 @@ using core::order;
 using core::scope;
 
 // How a shape is fenced: not at all, or with what forbids its weak outcome
-// at a scope, the teams in one block or not.
+// at a scope, the teams in one block or not, the last team on the GPU or a
+// CPU thread on the host.
 struct Fencing {
   bool fenced = false;
   scope at = scope::gpu;
   bool same_block = false;
+  bool host_last = false;
   std::string name() const {
     if (!fenced) return "relaxed";
-    return std::string(at == scope::cta ? "cta" : "gpu") + " scope, " + (same_block ? "one block" : "two blocks");
+    const char* scope_name = at == scope::cta ? "cta" : at == scope::gpu ? "gpu" : "system";
+    return std::string(scope_name) + " scope, " + (host_last ? "last team on the host" : same_block ? "one block" : "two blocks");
   }
   // A fenced shape's weak outcome is forbidden when its scope reaches
-  // across the teams: gpu scope always, cta scope within a block.
-  bool forbids() const { return fenced && (at == scope::gpu || same_block); }
+  // across the teams: system scope always, gpu scope on the GPU, cta scope
+  // within a block.
+  bool forbids() const {
+    return fenced && (at == scope::system || (at == scope::gpu && !host_last) || (at == scope::cta && same_block));
+  }
 };
 
-const Fencing kFencings[] = {{false, scope::gpu, false}, {true, scope::gpu, false}, {true, scope::cta, true}, {true, scope::cta, false}};
+const Fencing kFencings[] = {{false, scope::gpu, false},       {true, scope::gpu, false},  {true, scope::cta, true},
+                             {true, scope::cta, false},        {true, scope::system, false},
+                             {true, scope::gpu, false, true},  {true, scope::system, false, true}};
 
 using Outcome = std::function<bool(const uint64_t*)>;
 
@@ -41,6 +49,7 @@ LitmusTest make(std::string name, LitmusShape shape, const Fencing& f, uint32_t 
   t.variant = f.name();
   t.teams = teams;
   t.same_block = f.same_block;
+  t.host_last = f.host_last;
   t.allowed_by_ptx = !f.forbids();
   t.model_produces = t.allowed_by_ptx && model_produces_unfenced;
   t.weak = std::move(weak);
@@ -103,6 +112,7 @@ LitmusCount run_litmus(const LitmusTest& test, sim::MemoryModel model, uint64_t 
     cfg.seed = seed;
     cfg.memory_model = model;
     cfg.teams_per_block = test.same_block ? test.teams : 1;
+    cfg.host_teams = test.host_last ? 1 : 0;
     cfg.stack_bytes = 64 << 10;
     alignas(128) std::array<uint64_t, 32> words{};  // x and y in segments of their own
     std::array<uint64_t, 16> regs{};

@@ -1,8 +1,9 @@
 // Litmus tests of the simulator's memory models: the classic shapes (MP,
 // SB, LB, WRC, IRIW, CoRR, CoWW, and MP-wide: MP whose flag is also read
 // at twice its width), each unfenced and with the fences or
-// release/acquire that forbid its weak outcome under PTX, at cta and gpu
-// scope, with the teams in one block or in different ones. Each team is one
+// release/acquire that forbid its weak outcome under PTX, at cta, gpu and
+// system scope, with the teams in one block or in different ones, or the
+// last team a CPU thread on the host (only system scope reaches it). Each team is one
 // lane; a run's outcome is its registers. The table they give is in
 // docs/relaxed-memory.md and bench/RESULTS.md (bench/litmus.cpp prints it).
 #pragma once
@@ -27,6 +28,7 @@ struct LitmusTest {
   core::scope scope = core::scope::gpu;
   uint32_t teams = 2;
   bool same_block = false;      // the teams share a block (cta scope reaches across them)
+  bool host_last = false;       // the last team is a CPU thread (gpu scope does not reach it)
   bool allowed_by_ptx = true;   // the weak outcome, under the PTX memory model
   bool model_produces = true;   // relaxed mode can produce it (false: a documented gap)
   std::function<bool(const uint64_t* regs)> weak;  // regs: 4 a team
@@ -42,7 +44,8 @@ struct LitmusTest {
 };
 
 // Every test: each shape unfenced, and fenced at cta scope (same block and
-// across blocks) and at gpu scope.
+// across blocks), at gpu and system scope, and at gpu and system scope with
+// the last team on the host.
 std::vector<LitmusTest> litmus_tests();
 
 struct LitmusCount {

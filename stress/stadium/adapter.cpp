@@ -48,6 +48,10 @@ StructureSpec StadiumAdapter::declare() {
       real_option("switch-at", "hybrid: the fraction of each lane's operations Stash runs before the warp turns to clStash "
                                "(default 0.5)",
                   Defaults{}, 0, 1),
+      only_on({Backend::Sim}, integer_option("host-readers",
+                                             "CPU threads that run Stash retrievals (--ops-per-lane each) on the host table while "
+                                             "the warps run: only system-scope fences and releases reach them (--table host --kernel stash)",
+                                             "0", 0, 64)),
   };
   const OptionTable workload = warp_workload_options("insert=40,erase=30,contains=30", uint64_t(1) << 31);
   s.options.insert(s.options.end(), workload.begin(), workload.end());
@@ -88,6 +92,13 @@ StructureSpec StadiumAdapter::declare() {
        .caught_by = kOracleInvariants | kOracleChecker | kOracleStructureCheck,
        .applies = queue,
        .runs = {"--variant fixed --kernel clstash"}},
+      // Only a CPU thread tells the two fences apart: the GPU's readers are
+      // inside gpu scope either way (docs/relaxed-memory.md, host teams).
+      {.name = "gpu_fence_for_host_table",
+       .breaks = "__threadfence() where the host table needs __threadfence_system(): a CPU thread may see the access bit before the pair",
+       .caught_by = kOracleChecker,
+       .applies = {{"table", {"host"}}},
+       .runs = {"--variant fixed --table host --host-readers 2 --memory-model relaxed --mix insert=60,erase=0,contains=40"}},
   };
   s.fixes = {
       {"reserve_by_cas", "S1: reserving by an atomic AND of the availability and access bits clears the access bit of a "
@@ -160,6 +171,7 @@ StadiumConfig StadiumAdapter::configure(const Options& o) {
   c.load = o.real("load");
   c.buckets = uint32_t(o.integer("buckets"));
   if (o.has_value("switch-at")) c.switch_at = o.real("switch-at");  // else StadiumConfig's default
+  c.host_readers = uint32_t(o.integer("host-readers"));
   c.mutant = static_cast<structures::stadium_mutant>(mutant_index(declare(), o));
   validate(c);
   return c;

@@ -87,6 +87,9 @@ void validate(const StadiumConfig& c) {
   if (c.mutant == stadium_mutant::missing_fence_host_table && device) fail("missing_fence_host_table needs --table host");
   if (c.mutant == stadium_mutant::queue_wrap_loses_job && c.kernel == stadium_kernel::stash)
     fail("queue_wrap_loses_job needs a clStash queue: --kernel clstash or hybrid");
+  if (c.mutant == stadium_mutant::gpu_fence_for_host_table && device) fail("gpu_fence_for_host_table needs --table host");
+  if (c.host_readers && (device || c.kernel != stadium_kernel::stash))
+    fail("host readers read the host table by Stash: --table host --kernel stash");
 }
 
 WorkloadShape stadium_shape(const StadiumConfig& c) { return c.shape(OpKinds{OpKind::Insert, OpKind::Erase, OpKind::Find}); }
@@ -112,7 +115,7 @@ uint32_t warp_rounds(const StadiumConfig& c, uint32_t per_lane) {
 StadiumLogShape stadium_lane_log(const StadiumConfig& c) {
   if (c.kernel == stadium_kernel::clstash) return {};
   const uint32_t prefill = prefill_ops(c, OpKind::Insert).per_lane;
-  return {c.teams * 32, (c.log_capacity ? c.log_capacity : lane_rounds(c, c.ops_per_lane)) + lane_rounds(c, prefill)};
+  return {c.teams * 32 + c.host_readers, (c.log_capacity ? c.log_capacity : lane_rounds(c, c.ops_per_lane)) + lane_rounds(c, prefill)};
 }
 
 StadiumLogShape stadium_warp_log(const StadiumConfig& c) {
@@ -315,6 +318,26 @@ CheckedRun run_stadium_sim(const StadiumConfig& c, const sim::SimConfig& sim, co
   return run_stadium_sim(c, sim, ops, memory);
 }
 
+namespace {
+
+// The host readers' retrievals: reader r's i-th finds the key of a
+// workload operation picked by a stride from (r, i), so that they read the
+// keys the warps write; drawn from the workload, they replay with it.
+std::vector<core::workload_op> host_reader_ops(const StadiumConfig& c, const std::vector<core::workload_op>& ops) {
+  std::vector<int64_t> keys;
+  for (const core::workload_op& op : ops)
+    if (op.active) keys.push_back(op.key);
+  std::vector<core::workload_op> out(keys.empty() ? 0 : size_t(c.host_readers) * c.ops_per_lane);
+  for (size_t i = 0; i < out.size(); ++i) {
+    out[i].kind = OpKind::Find;
+    out[i].key = keys[(i * 40503 + i / c.ops_per_lane * 7919) % keys.size()];
+    out[i].active = true;
+  }
+  return out;
+}
+
+}  // namespace
+
 CheckedRun run_stadium_sim(const StadiumConfig& c, const sim::SimConfig& sim, const std::vector<core::workload_op>& ops,
                            HostMemory& memory) {
   const stadium_hash s = stadium_view(c, memory.pointers());
@@ -323,13 +346,21 @@ CheckedRun run_stadium_sim(const StadiumConfig& c, const sim::SimConfig& sim, co
   std::vector<uint32_t> queues(stash ? 0 : c.teams * queue_words);
   const StadiumLogShape lane_shape = stadium_lane_log(c), warp_shape = stadium_warp_log(c);
   HostLog lanes(lane_shape.streams, lane_shape.capacity), warps(warp_shape.streams, warp_shape.capacity);
+  // Host readers' operations are ordered against the warps' only by
+  // system-scope stamps (their real-time order is the checker's premise).
+  if (c.host_readers) lanes.view().stamp_scope = warps.view().stamp_scope = core::scope::system;
   HistoryMeta meta;
   meta.model = ModelId::Multimap;
   meta.seed = sim.seed;
   // `n_warps` warps run `work` (32 x per_lane a warp); for Stash every lane
-  // is a team of the simulator.
-  auto run = [&](sim::SimConfig config, const core::workload_op* work, uint32_t n_warps, uint32_t per_lane) {
-    config.teams = stash ? n_warps * 32 : n_warps;
+  // is a team of the simulator. Then `host` CPU threads, a team each, run
+  // `host_work` (per_lane each) by Stash.
+  const std::vector<core::workload_op> host_work = host_reader_ops(c, ops);
+  auto run = [&](sim::SimConfig config, const core::workload_op* work, uint32_t n_warps, uint32_t per_lane, uint32_t host) {
+    if (host_work.empty()) host = 0;
+    const uint32_t gpu_teams = stash ? n_warps * 32 : n_warps;
+    config.teams = gpu_teams + host;
+    config.host_teams = host;
     sim::Simulator simulator(config);
     memory.add_shadow_pools(simulator.shadow());
     // Guided runs: the warps' streams follow the lanes' in the history (stadium_history).
@@ -342,6 +373,11 @@ CheckedRun run_stadium_sim(const StadiumConfig& c, const sim::SimConfig& sim, co
     const uint32_t switch_round = stadium_switch_round(c, per_lane);
     return simulator.run([&](sim::sim_team& t) {
       const uint32_t team = t.team_id();
+      if (team >= gpu_teams) {
+        core::lane_team<sim::sim_team> me(t);
+        structures::run_stash_ops(me, s, host_work.data() + size_t(team - gpu_teams) * per_lane, per_lane, &lanes.view());
+        return;
+      }
       const structures::stadium_team_work w{work + size_t(team) * per_team, per_lane, switch_round,
                                             stash ? nullptr : queues.data() + team * queue_words, team};
       structures::run_stadium_team(t, s, c.kernel, w, {&lanes.view(), &warps.view()});
@@ -356,7 +392,7 @@ CheckedRun run_stadium_sim(const StadiumConfig& c, const sim::SimConfig& sim, co
     sim::SimConfig alone = sim;
     alone.replay.clear();
     alone.scheduler = sim::SchedulerKind::Random;
-    out.run.report = run(alone, prefill.ops.data(), 1, prefill.per_lane);
+    out.run.report = run(alone, prefill.ops.data(), 1, prefill.per_lane, 0);
     if (!out.run.report.ok()) {
       out.run.report.message = "prefill: " + out.run.report.message;
       out.run.history = stadium_history(c, lanes, warps, meta);
@@ -364,7 +400,7 @@ CheckedRun run_stadium_sim(const StadiumConfig& c, const sim::SimConfig& sim, co
     }
     concurrent.clock_offset = out.run.report.steps + 1;
   }
-  out.run.report = run(concurrent, ops.data(), c.teams, c.ops_per_lane);
+  out.run.report = run(concurrent, ops.data(), c.teams, c.ops_per_lane, c.host_readers);
   out.run.history = stadium_history(c, lanes, warps, meta);
   if (out.run.report.ok()) out.invariant_violations = check_stadium_invariants(c, s, out.run.history);
   return out;

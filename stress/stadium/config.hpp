@@ -25,6 +25,9 @@ struct StadiumConfig : WarpWorkload {  // teams are warps
   uint32_t buckets = 0;    // at least this many (rounded up to a prime); 0: room for every insert at `load`
   double switch_at = 0.5;  // hybrid: the fraction of each lane's operations Stash runs
   uint32_t log_capacity = 0;  // records a lane's operations may take (before the prefill's); 0: exactly enough
+  // Simulator: CPU threads that run Stash retrievals on the host table
+  // while the warps run (teams after the warps' lanes, outside gpu scope).
+  uint32_t host_readers = 0;
 };
 
 // The fixes' names, in structures::stadium_fix bit order.
@@ -49,9 +52,9 @@ struct StadiumLogShape {
 };
 StadiumLogShape stadium_lane_log(const StadiumConfig& c);
 StadiumLogShape stadium_warp_log(const StadiumConfig& c);
-// The two parts as one history: lanes' streams are teams 0 .. 32 x teams - 1,
-// warps' follow them in the hybrid (team 32 x teams + warp), and are teams
-// 0 .. teams - 1 for clStash.
+// The two parts as one history: lanes' streams are teams 0 .. 32 x teams - 1
+// (then the host readers'), warps' follow them in the hybrid (team 32 x
+// teams + warp), and are teams 0 .. teams - 1 for clStash.
 History stadium_history(const StadiumConfig& c, const HostLog& lanes, const HostLog& warps, HistoryMeta meta);
 
 // The ticket board (all ones: every ticket never used) and the buckets.

@@ -56,6 +56,7 @@ enum class stadium_mutant : uint8_t {
   torn_wide_pair,              // retrievals take a ticket whose insert is still writing (no look at the access bit)
   delete_without_recheck,      // a delete frees the ticket it claimed without reading the bucket's key again
   queue_wrap_loses_job,        // clStash pushes a 33rd job: the queue index wraps onto the oldest one
+  gpu_fence_for_host_table,    // __threadfence() where the host table needs __threadfence_system(): no CPU thread is told
 };
 
 enum class stadium_access : uint8_t { ignore, wait };

@@ -57,6 +57,10 @@ struct history_log {
   // stamp taken before the fence that orders the operation's accesses, so
   // an operation stamped as begun later may not see this one's writes.
   bool stamps_before_fence = false;
+  // The stamps' fences: gpu scope orders the GPU's operations; with CPU
+  // threads' operations in the history too (a host observer) only system
+  // scope orders a GPU operation's accesses before a CPU thread's.
+  core::scope stamp_scope = core::scope::gpu;
 
   // Called by the lane that owns the operation. Returns its slot, or kNoSlot
   // when the stream is full (then end() and hint() do nothing).
@@ -98,7 +102,7 @@ struct history_log {
     r.hint = 0;
     if constexpr (core::RecordsOperations<Team>) t.operation_begins(this, stream, slot, lane, kind);  // may wait: a guided run
     r.call = t.now(clock, ticket);
-    t.fence(core::order::seq_cst, core::scope::gpu);
+    t.fence(core::order::seq_cst, stamp_scope);
     return slot;
   }
 
@@ -106,7 +110,7 @@ struct history_log {
   WC_HD WC_FORCE_INLINE void end(Team& t, uint32_t stream, uint32_t slot, ResultKind kind, int64_t result) const {
     uint64_t stamp = 0;
     if (stamps_before_fence) stamp = t.now(clock, ticket);
-    t.fence(core::order::seq_cst, core::scope::gpu);
+    t.fence(core::order::seq_cst, stamp_scope);
     if (!stamps_before_fence) stamp = t.now(clock, ticket);
     if constexpr (core::RecordsOperations<Team>) t.operation_ends(this, stream, slot, kind, result);
     if (slot == kNoSlot) return;

@@ -65,32 +65,52 @@ struct RelaxedMemory::Word {
 struct RelaxedMemory::TeamState {
   View view;
   // Releases that relaxed loads read, for the next acquire fence: from the
-  // team's block (any fence scope synchronizes), and from other blocks at
-  // gpu or system scope (a gpu or system fence does).
-  View pending_block, pending_gpu;
+  // team's block (any fence scope synchronizes), from other blocks of its
+  // side at gpu or system scope (a gpu or system fence does), and from the
+  // other side (GPU or host) at system scope (a system fence does).
+  View pending_block, pending_gpu, pending_system;
   std::shared_ptr<const View> fence_release;  // the view at the last release fence: later relaxed stores carry it
   core::scope fence_scope = core::scope::gpu;
   size_t pruned_size = 0;  // the view's size after it was last pruned
 };
 
-RelaxedMemory::RelaxedMemory(const RelaxedConfig& c) : config_(c), sc_gpu_(std::make_unique<View>()) {
+RelaxedMemory::RelaxedMemory(const RelaxedConfig& c)
+    : config_(c), sc_system_(std::make_unique<View>()), sc_device_{std::make_unique<View>(), std::make_unique<View>()} {
   if (c.teams == 0 || c.teams_per_block == 0) throw std::invalid_argument("relaxed memory: teams and teams per block must be at least 1");
+  if (c.host_teams > c.teams) throw std::invalid_argument("relaxed memory: more host teams than teams");
   if (!(c.stale_chance >= 0 && c.stale_chance <= 1)) throw std::invalid_argument("relaxed memory: the stale-read chance must be in [0, 1]");
   if (c.visibility_steps == 0) throw std::invalid_argument("relaxed memory: visibility steps must be at least 1");
   teams_.resize(c.teams);
-  for (uint32_t b = 0; b < (c.teams + c.teams_per_block - 1) / c.teams_per_block; ++b) sc_cta_.push_back(std::make_unique<View>());
+  for (uint32_t b = 0; b <= block_of(c.teams - 1); ++b) sc_cta_.push_back(std::make_unique<View>());
 }
 
 RelaxedMemory::~RelaxedMemory() = default;
 
-bool RelaxedMemory::same_block(uint32_t a, uint32_t b) const {
-  return a != kNobody && b != kNobody && a / config_.teams_per_block == b / config_.teams_per_block;
+bool RelaxedMemory::on_host(uint32_t team) const { return team != kNobody && team >= config_.teams - config_.host_teams; }
+
+// The GPU's teams by blocks of teams_per_block; each host team alone after them.
+uint32_t RelaxedMemory::block_of(uint32_t team) const {
+  const uint32_t gpu_teams = config_.teams - config_.host_teams;
+  const uint32_t gpu_blocks = (gpu_teams + config_.teams_per_block - 1) / config_.teams_per_block;
+  return on_host(team) ? gpu_blocks + (team - gpu_teams) : team / config_.teams_per_block;
 }
 
+bool RelaxedMemory::same_block(uint32_t a, uint32_t b) const {
+  return a != kNobody && b != kNobody && block_of(a) == block_of(b);
+}
+
+// A writer from before the run (kNobody) counts as the reader's side.
+bool RelaxedMemory::same_device(uint32_t a, uint32_t b) const {
+  return a == kNobody || b == kNobody || on_host(a) == on_host(b);
+}
+
+// Morally strong: each scope includes the other team (cta its block, gpu
+// its side, system everyone).
 bool RelaxedMemory::synchronizes(const Message& m, uint32_t team, core::scope reader) const {
   if (!m.release) return false;
   if (same_block(m.writer, team)) return true;
-  return m.scope != core::scope::cta && reader != core::scope::cta;  // morally strong: each scope includes the other
+  if (same_device(m.writer, team)) return m.scope != core::scope::cta && reader != core::scope::cta;
+  return m.scope == core::scope::system && reader == core::scope::system;
 }
 
 std::vector<uintptr_t> RelaxedMemory::other_width_words(uintptr_t a, size_t bytes) const {
@@ -153,8 +173,10 @@ void RelaxedMemory::acquire_from(TeamState& t, uint32_t team, const Message& m, 
     if (synchronizes(m, team, s)) t.view.join(*m.release);
   } else if (same_block(m.writer, team)) {
     t.pending_block.join(*m.release);
-  } else if (m.scope != core::scope::cta) {
-    t.pending_gpu.join(*m.release);
+  } else if (same_device(m.writer, team)) {
+    if (m.scope != core::scope::cta) t.pending_gpu.join(*m.release);
+  } else if (m.scope == core::scope::system) {
+    t.pending_system.join(*m.release);
   }
 }
 
@@ -282,11 +304,25 @@ void RelaxedMemory::fence(uint32_t team, core::order o, core::scope s) {
       t.view.join(t.pending_gpu);
       t.pending_gpu.at.clear();
     }
+    if (s == core::scope::system) {
+      t.view.join(t.pending_system);
+      t.pending_system.at.clear();
+    }
   }
   if (o == core::order::seq_cst) {
-    View& sc = s == core::scope::cta ? *sc_cta_[team / config_.teams_per_block] : *sc_gpu_;
-    t.view.join(sc);
-    sc = t.view;
+    // A fence meets those of its scope: its block's, its side's, or (system)
+    // its side's and every system fence, which orders it after both.
+    if (s == core::scope::cta) {
+      View& sc = *sc_cta_[block_of(team)];
+      t.view.join(sc);
+      sc = t.view;
+    } else {
+      View& side = *sc_device_[on_host(team) ? 1 : 0];
+      t.view.join(side);
+      if (s == core::scope::system) t.view.join(*sc_system_);
+      side = t.view;
+      if (s == core::scope::system) *sc_system_ = t.view;
+    }
   }
   if (releases(o)) {
     t.fence_release = std::make_shared<const View>(t.view);

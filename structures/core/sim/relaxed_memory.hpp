@@ -10,8 +10,11 @@
 // it learns. A release store or read-modify-write carries the writer's
 // view (cumulative: what it has read, too), and an acquire that reads it
 // joins that view, when the two are morally strong (both scopes include
-// the other: teams of one block for cta scope, every team for gpu and
-// system): MP, WRC. A relaxed store after a release fence carries the view
+// the other: teams of one block for cta scope, the GPU's teams for gpu
+// scope, every team for system scope): MP, WRC. Host teams (the last
+// `host_teams`: CPU threads on host memory beside the kernel) are outside
+// the GPU: only system-scope releases, fences and acquires order anything
+// between them and the GPU's teams. A relaxed store after a release fence carries the view
 // at the fence, and what a relaxed load reads waits for the team's next
 // acquire fence. Sequentially consistent fences meet in one view per scope
 // (SB and IRIW are then forbidden). A load reads any message no older than
@@ -44,6 +47,7 @@ namespace warpcheck::sim {
 struct RelaxedConfig {
   uint32_t teams = 1;
   uint32_t teams_per_block = 1;   // cta scope spans the teams of one block
+  uint32_t host_teams = 0;        // the last teams are CPU threads: outside gpu scope, each a block of its own
   uint64_t seed = 1;
   double stale_chance = 0.5;      // a load with older readable values takes one of them this often
   uint64_t visibility_steps = 4000;
@@ -83,7 +87,10 @@ class RelaxedMemory {
   // A load of words whose history is at the other width: it reads memory,
   // the newest of each, and learns what an acquire of those stores would.
   void read_other_width(TeamState& t, uint32_t team, uintptr_t a, size_t bytes, core::order o, core::scope s);
+  bool on_host(uint32_t team) const;
+  uint32_t block_of(uint32_t team) const;
   bool same_block(uint32_t a, uint32_t b) const;
+  bool same_device(uint32_t a, uint32_t b) const;  // both on the GPU, or both on the host
   bool synchronizes(const Message& m, uint32_t team, core::scope reader) const;
   void acquire_from(TeamState& t, uint32_t team, const Message& m, core::order o, core::scope s);
   void append(TeamState& t, uint32_t team, uintptr_t address, Word& w, uint64_t value, std::shared_ptr<const View> release,
@@ -93,8 +100,9 @@ class RelaxedMemory {
   RelaxedConfig config_;
   std::unordered_map<uintptr_t, Word> words_;
   std::vector<TeamState> teams_;
-  std::unique_ptr<View> sc_gpu_;               // where gpu- and system-scope seq_cst fences meet
-  std::vector<std::unique_ptr<View>> sc_cta_;  // per block, for cta-scope ones
+  std::unique_ptr<View> sc_system_;               // where system-scope seq_cst fences meet
+  std::unique_ptr<View> sc_device_[2];            // the GPU's (0) and the host's (1) gpu-scope ones, and system ones there
+  std::vector<std::unique_ptr<View>> sc_cta_;     // per block, for cta-scope ones
   uint64_t stale_loads_ = 0;
   uint64_t loads_ = 0;  // of words with a history: the stale draws' input
 };

@@ -51,6 +51,7 @@ void validate(const SimConfig& c) {
   if (c.stack_bytes < 16384) fail("stacks of at least 16 KiB");
   if (!(c.stale_chance >= 0 && c.stale_chance <= 1)) fail("the stale-read chance must be in [0, 1]");
   if (c.visibility_steps == 0 || c.teams_per_block == 0) fail("visibility steps and teams per block must be at least 1");
+  if (c.host_teams > c.teams) fail("more host teams than teams");
 }
 
 namespace {
@@ -193,7 +194,8 @@ Simulator::Simulator(SimConfig config) : config_(std::move(config)) {
   if (operation_points_ && config_.replay.empty()) guidance_ = std::make_unique<Guidance>(config_.guide, config_.guide_invocations);
   if (config_.memory_model == MemoryModel::relaxed)
     relaxed_ = std::make_unique<RelaxedMemory>(
-        RelaxedConfig{config_.teams, config_.teams_per_block, config_.seed, config_.stale_chance, config_.visibility_steps});
+        RelaxedConfig{config_.teams, config_.teams_per_block, config_.host_teams, config_.seed, config_.stale_chance,
+                      config_.visibility_steps});
 }
 
 Simulator::~Simulator() = default;

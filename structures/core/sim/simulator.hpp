@@ -120,6 +120,9 @@ struct SimConfig {
   double stale_chance = 0.5;
   uint64_t visibility_steps = 4000;
   uint32_t teams_per_block = 1;
+  // The last `host_teams` teams are CPU threads beside the kernel (one on
+  // host memory): gpu scope does not reach them, only system scope does.
+  uint32_t host_teams = 0;
 };
 
 // Throws std::invalid_argument for an impossible configuration.

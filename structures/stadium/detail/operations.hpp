@@ -69,7 +69,10 @@ class attempt_of {
     // memory, __threadfence_system() for one in host memory.
     const bool no_fence = s_.host_table ? s_.planted(stadium_mutant::missing_fence_host_table)
                                         : s_.planted(stadium_mutant::missing_fence_device_table);
-    if (!no_fence) t_.fence(core::order::seq_cst, ts_);
+    // The planted bug: a fence at gpu scope, which publishes the pair to
+    // the GPU's threads but not to a CPU thread reading the host table.
+    const bool gpu_fence = s_.host_table && s_.planted(stadium_mutant::gpu_fence_for_host_table);
+    if (!no_fence) t_.fence(core::order::seq_cst, gpu_fence ? core::scope::gpu : ts_);
     ticket_rmw(kAccess << at_.shift, /*and_not_or=*/false, core::order::relaxed);
     return {stadium_attempt::done, ResultKind::None, 0};
   }
