@@ -48,8 +48,10 @@ uint32_t all_fixes(heap_variant v) {
 }  // namespace
 
 const std::vector<std::string>& heap_fix_names() {
-  static const std::vector<std::string> names = {"hold_target_parent", "release_marked_target", "take_parked_last",
-                                                 "wait_on_delmod_parent", "checked_trylock", "phase_gate"};
+  static const std::vector<std::string> names = {
+      "hold_target_parent", "release_marked_target", "take_parked_last",    "wait_on_delmod_parent",
+      "checked_trylock",    "phase_gate",            "empty_taken_buffer",  "lock_acquire_release",
+      "one_node_delete",    "lock_target_as_target", "mark_took_on_target", "descent_restores_avail"};
   return names;
 }
 

@@ -37,17 +37,27 @@ inline constexpr uint32_t delmod = 3;   // BU: a delete modified a parked batch
 
 // Corrections of the paper's variants, one bit each: each finding of the
 // framework (td_heap.hpp, bu_heap.hpp) is fixed by its own switch, so a
-// finding can be reproduced with the others fixed. The "-fixed" variants
-// set all of a variant's bits.
+// finding can be reproduced with the others fixed. No bit is the pseudocode
+// as printed; the "-fixed" variants set all of a variant's bits
+// (docs/papers/heap.md audits every printed line).
 namespace heap_fix {
 inline constexpr uint32_t hold_target_parent = 1u << 0;     // TD F1: keep the target's parent until the target is written
-inline constexpr uint32_t release_marked_target = 1u << 1;  // TD F2: always release a MARKED target after handing over
+inline constexpr uint32_t release_marked_target = 1u << 1;  // TD F2: lines 24-25 release the MARKED target, not the root
 inline constexpr uint32_t take_parked_last = 1u << 2;       // BU B1: a delete takes a parked last node; its insert stops
 inline constexpr uint32_t wait_on_delmod_parent = 1u << 3;  // BU B2: an insert waits on a DELMOD parent instead of stopping
 inline constexpr uint32_t checked_trylock = 1u << 4;        // BU B3: MS_TRYLOCK(x, state(x), INUSE) retries a failed CAS
 inline constexpr uint32_t phase_gate = 1u << 5;             // BU: inserts and deletes never overlap (phase_gate.hpp)
-inline constexpr uint32_t td_fixed = hold_target_parent | release_marked_target;  // --variant td-fixed
-inline constexpr uint32_t bu_fixed = phase_gate | checked_trylock;                // --variant bu-fixed
+inline constexpr uint32_t empty_taken_buffer = 1u << 6;     // both, DEL lines 3-4: the partial buffer taken is emptied
+inline constexpr uint32_t lock_acquire_release = 1u << 7;   // both: lock CASes acquire, unlock CASes release, state() acquires
+inline constexpr uint32_t one_node_delete = 1u << 8;        // both: a delete of the only node stops (Fig. 4(c) line 5)
+inline constexpr uint32_t lock_target_as_target = 1u << 9;  // TD INS line 13: the target is locked AVAIL -> TARGET
+inline constexpr uint32_t mark_took_on_target = 1u << 10;   // TD DEL line 10: the mark took when MS_TRYLOCK found TARGET
+inline constexpr uint32_t descent_restores_avail = 1u << 11;// BU DEL line 13: the root is given back AVAIL (cstate = AVAIL)
+inline constexpr uint32_t both_fixed = empty_taken_buffer | lock_acquire_release | one_node_delete;
+inline constexpr uint32_t td_fixed =
+    hold_target_parent | release_marked_target | lock_target_as_target | mark_took_on_target | both_fixed;  // --variant td-fixed
+inline constexpr uint32_t bu_fixed = take_parked_last | wait_on_delmod_parent | checked_trylock | phase_gate |
+                                     descent_restores_avail | both_fixed;  // --variant bu-fixed
 }  // namespace heap_fix
 
 // Planted bugs, one switch each (see stress/heap/config.cpp for what each

@@ -117,7 +117,7 @@ repro=$(sed -n 's/^reproduce: warpcheck //p' "$dir/out")
 # shellcheck disable=SC2086
 expect 1 $repro --quiet --out "$dir/i"
 same_run "$dir/h/history.bin" "$dir/i/history.bin" || fail "the heap reproduction's history differs"
-expect 1 stress --structure heap --variant bu --fixes take_parked_last,wait_on_delmod_parent,checked_trylock --backend sim \
+expect 1 stress --structure heap --variant bu --fixes take_parked_last,wait_on_delmod_parent,checked_trylock,empty_taken_buffer,lock_acquire_release,one_node_delete,descent_restores_avail --backend sim \
   --seeds 30 --quiet --require-points --no-shrink
 grep -q "proof's points NOT explained" "$dir/out" || { cat "$dir/out"; fail "bu: points explained everything"; }
 # Points that are not judged (GFSL in relaxed memory) are not reported as unexplained either.

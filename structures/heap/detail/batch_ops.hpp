@@ -108,14 +108,15 @@ WC_HD bool absorb_into_partial_buffer(Team& t, const generalized_heap& h, const 
 }
 
 // Lines 2-6 of both deletes, with the root held and no node in use: the
-// delete takes the whole partial buffer. Returns how many keys (in
-// sc.items). Fix: the paper returns pBuffer[1:size] without emptying it, so
-// the next delete would return the same keys again; the buffer is emptied.
+// delete takes the whole partial buffer (line 4, `deleteItems =
+// pBuffer[1:pBuffer.size]`). Returns how many keys (in sc.items). As
+// printed the buffer keeps them, so the next delete returns them again;
+// heap_fix::empty_taken_buffer empties it.
 template <class Team>
 WC_HD uint32_t take_partial_buffer(Team& t, const generalized_heap& h, const scratch& sc) {
   const uint32_t size = read_guarded(t, h.partial_size);
   copy_keys(t, sc.items, h.partial, size);
-  write_guarded(t, h.partial_size, 0u);
+  if (h.fixed(heap_fix::empty_taken_buffer)) write_guarded(t, h.partial_size, 0u);
   return size;
 }
 
@@ -136,7 +137,7 @@ WC_HD uint32_t begin_insert(Team& t, const generalized_heap& h, const scratch& s
                             core::op_result& out) {
   out = {};
   bitonic_sort(t, sc.items, n, h.k);
-  if (!ms_lock(t, h.variant, h.state(1), node_state::avail, node_state::inuse)) {
+  if (!ms_lock(t, h, h.state(1), node_state::avail, node_state::inuse)) {
     out = {core::op_status::gave_up};
     return 0;
   }
@@ -157,13 +158,15 @@ WC_HD uint32_t begin_insert(Team& t, const generalized_heap& h, const scratch& s
 
 // Lines 1-8 of both deletes: lock the root, `hint`, take the partial buffer
 // when no node is in use, else the root's keys (into sc.items), and give up
-// the last node (lastelem--). With one node left it was the root (Fig. 4(c)'s
-// `if (tar == 1) return`; Fig. 10 would lock the root it holds). Returns the
-// last node's number with the root held, or 0 when the delete is over
-// (`out` is its result either way).
+// the last node (lastelem--: Fig. 4(c) line 3; Figs. 10 and 12 print
+// `tar = lastelem`, a reading). With one node left it was the root: Figs. 10
+// and 12 go on to lock it (TD line 13, BU line 9), which this delete holds,
+// and wait for themselves; heap_fix::one_node_delete stops there (Fig. 4(c)
+// line 5, `if (tar == 1) return`). Returns the last node's number with the
+// root held, or 0 when the delete is over (`out` is its result either way).
 template <class Team, class Hint>
 WC_HD uint32_t begin_delete(Team& t, const generalized_heap& h, const scratch& sc, Hint hint, core::op_result& out) {
-  if (!ms_lock(t, h.variant, h.state(1), node_state::avail, node_state::inuse)) {
+  if (!ms_lock(t, h, h.state(1), node_state::avail, node_state::inuse)) {
     out = {core::op_status::gave_up};
     return 0;
   }
@@ -177,7 +180,7 @@ WC_HD uint32_t begin_delete(Team& t, const generalized_heap& h, const scratch& s
     copy_keys(t, sc.items, h.node(1), h.k);
     write_guarded(t, h.last, count - 1);
     tar = h.node_of(count);
-    if (tar == 1) {
+    if (tar == 1 && h.fixed(heap_fix::one_node_delete)) {
       fill_keys(t, h.node(1), h.k, kEmptyKey);
       tar = 0;
     }

@@ -19,12 +19,8 @@
 //    on DELMOD the insert clears the mark (DELMOD -> AVAIL) and continues
 //    from the parent, which it holds; when the property holds it releases
 //    the parent and stops; after a merge it releases its node and moves up.
-//  - delete line 13 `cstate = INUSE`: line 31 restores cstate on the node
-//    it leaves, and the root was taken from AVAIL; restoring INUSE would
-//    keep the root locked forever after the first descent. Read as AVAIL.
 //  - delete line 18 is printed as a comment (`// lstate = ...`); it is the
 //    loop's body, like line 20.
-//  - delete, one node left: Fig. 4(c)'s `if (tar == 1) return`, as in TD.
 // Findings (kept as printed; each has a named fix, so it can be reproduced
 // with the others fixed: tests/structures/heap/test_heap.cpp, bench/RESULTS.md):
 //  B1 delete line 9 locks the last node only from AVAIL, though it may be a
@@ -49,8 +45,12 @@
 //  P1 the proof's points (an insert's: inside the hold of the last node it
 //     locks; Lemma 3.3) do not explain linearizable histories: a delete can
 //     return a parked batch's keys before that insert's last hold.
-// The corrected variant (bu-fixed) keeps this code with checked_trylock and
-// a phase gate (phase_gate.hpp) that never lets inserts and deletes overlap.
+//  Delete line 13 gives the root back INUSE (heap_fix::descent_restores_avail);
+//  as in TD, a delete of the only node waits for itself, a taken partial
+//  buffer is not emptied, and atomicCAS orders nothing (one_node_delete,
+//  empty_taken_buffer, lock_acquire_release).
+// The corrected variant (bu-fixed) keeps this code with every fix, the phase
+// gate (phase_gate.hpp) never letting inserts and deletes overlap.
 #pragma once
 #include "structures/core/workload_op.hpp"
 #include "structures/heap/detail/batch_ops.hpp"
@@ -65,10 +65,10 @@ namespace warpcheck::structures::heap_detail {
 // With heap_fix::checked_trylock it retries until its own CAS succeeds.
 template <class Team>
 WC_HD bool ms_trylock_as_read_while_inuse(Team& t, const generalized_heap& h, uint32_t* w, uint32_t& answer) {
-  if (h.fixed(heap_fix::checked_trylock)) return ms_lock_unless_inuse(t, h.variant, w, answer);
+  if (h.fixed(heap_fix::checked_trylock)) return ms_lock_unless_inuse(t, h, w, answer);
   auto attempt = [&] {
     const uint32_t seen = t.load(w, core::order::relaxed, core::scope::gpu);
-    const uint32_t old = t.cas(w, seen, node_state::inuse, core::order::acq_rel, core::scope::gpu);
+    const uint32_t old = t.cas(w, seen, node_state::inuse, cas_order(h), core::scope::gpu);
     if (old == seen) annotate(t, h.variant, w, seen, node_state::inuse);
     return old;
   };
@@ -79,14 +79,13 @@ WC_HD bool ms_trylock_as_read_while_inuse(Team& t, const generalized_heap& h, ui
 template <class Team, class Hint>
 WC_HD core::op_result bu_insert(Team& t, const generalized_heap& h, const scratch& sc, uint32_t n, Hint hint) {
   using namespace node_state;
-  const heap_variant v = h.variant;
   const core::op_result gave_up{core::op_status::gave_up};
   core::op_result over;
   const uint32_t count = begin_insert(t, h, sc, n, hint, over);                 // lines 1-11
   if (!count) return over;
   uint32_t cur = h.node_of(count), par = cur >> 1;
   if (cur != 1) {                                                               // line 12
-    if (!ms_lock(t, v, h.state(cur), avail, inuse)) return gave_up;             // line 13
+    if (!ms_lock(t, h, h.state(cur), avail, inuse)) return gave_up;             // line 13
     hint(t);
     ms_unlock(t, h, h.state(1), inuse, avail);                                  // line 14
   }
@@ -103,18 +102,18 @@ WC_HD core::op_result bu_insert(Team& t, const generalized_heap& h, const scratc
       return s == inuse || (s == inshold && h.mutant != heap_mutant::ignore_parked_parent) ||
              (s == delmod && h.fixed(heap_fix::wait_on_delmod_parent));
     };
-    if (!ms_trylock_while(t, v, h.state(par), avail, inuse, parent_busy, pstate)) return gave_up;  // lines 19-20
+    if (!ms_trylock_while(t, h, h.state(par), avail, inuse, parent_busy, pstate)) return gave_up;  // lines 19-20
     par_restore = avail;
     if (pstate == inshold && h.mutant == heap_mutant::ignore_parked_parent) {
       // The planted bug: take the parked parent as if it were settled.
-      if (ms_cas(t, v, h.state(par), inshold, inuse) != inshold) continue;
+      if (ms_cas(t, h, h.state(par), inshold, inuse) != inshold) continue;
       pstate = avail;
       par_restore = inshold;
     }
     if (pstate != avail) return {};                                             // line 21 (B2: ends on DELMOD, parked)
     hint(t);
     auto mine_busy = [](uint32_t s) { return s == inuse; };
-    if (!ms_trylock_while(t, v, h.state(cur), inshold, inuse, mine_busy, cstate)) return gave_up;  // lines 22-23
+    if (!ms_trylock_while(t, h, h.state(cur), inshold, inuse, mine_busy, cstate)) return gave_up;  // lines 22-23
     if (cstate == avail && h.fixed(heap_fix::take_parked_last)) {
       // B1 fixed: a delete took this node as its last and moved the batch
       // into the root; nothing of it is left to bubble up.
@@ -122,7 +121,7 @@ WC_HD core::op_result bu_insert(Team& t, const generalized_heap& h, const scratc
       return {};
     }
     if (cstate == delmod) {                                                     // line 24
-      ms_cas(t, v, h.state(cur), delmod, avail);                                // (reading: clear the mark)
+      ms_cas(t, h, h.state(cur), delmod, avail);                                // (reading: clear the mark)
       cur = par;                                                                // (reading: on from the parent,
       par = cur >> 1;                                                           //  which this insert holds)
       continue;
@@ -146,7 +145,6 @@ WC_HD core::op_result bu_insert(Team& t, const generalized_heap& h, const scratc
 template <class Team, class Hint>
 WC_HD core::op_result bu_delete(Team& t, const generalized_heap& h, const scratch& sc, Hint hint) {
   using namespace node_state;
-  const heap_variant v = h.variant;
   const core::op_result gave_up{core::op_status::gave_up};
   core::op_result got;
   const uint32_t tar = begin_delete(t, h, sc, hint, got);                       // lines 1-8
@@ -158,14 +156,17 @@ WC_HD core::op_result bu_delete(Team& t, const generalized_heap& h, const scratc
     // root: true when the batch was taken whole, not when a delete had
     // moved it up first (B4: the marks name no owner).
     uint32_t taken = avail;
-    if (!ms_lock_unless_inuse(t, v, h.state(tar), taken)) return gave_up;
-  } else if (!ms_lock(t, v, h.state(tar), avail, inuse)) {                      // line 9 (B1: AVAIL only)
+    if (!ms_lock_unless_inuse(t, h, h.state(tar), taken)) return gave_up;
+  } else if (!ms_lock(t, h, h.state(tar), avail, inuse)) {                      // line 9 (B1: AVAIL only)
     return gave_up;
   }
   move_last_into_root(t, h, tar);                                               // lines 10-11
   trade_root_with_partial_buffer(t, h, sc);                                     // line 12
   const bool root_held = keeps_root_for_descent(t, h);
-  uint32_t cur = 1, cstate = avail;                                             // line 13 (reading: AVAIL)
+  // Line 13 prints `cstate = INUSE`: the root, taken from AVAIL, would be
+  // given back INUSE (lines 27, 31) and stay locked for good
+  // (heap_fix::descent_restores_avail gives it back AVAIL).
+  uint32_t cur = 1, cstate = h.fixed(heap_fix::descent_restores_avail) ? avail : inuse;  // line 13
   auto release = [&](uint32_t node, uint32_t restore) {
     if (node != 1 || root_held) ms_unlock(t, h, h.state(node), inuse, restore);
   };
