@@ -26,9 +26,10 @@
 // the paper requires a barrier between an insert and a later retrieval of
 // its key) or waits for the bit (policy wait).
 //
-// `variant paper` is the pseudocode and text as printed; each finding of
-// ours has a named fix (stadium_fix), documented where it is made in
-// detail/operations.hpp and detail/clstash.hpp.
+// `variant paper` is the pseudocode and text as printed; each departure
+// from it is a named fix (stadium_fix), documented where it is made in
+// detail/operations.hpp, detail/clstash.hpp and detail/hashing.hpp, and
+// audited line by line in docs/papers/stadium.md.
 #pragma once
 #include <cstdint>
 
@@ -40,11 +41,16 @@ namespace warpcheck::structures {
 
 namespace stadium_fix {
 inline constexpr uint32_t reserve_by_cas = 1;     // S1: a failed reservation clears a taken ticket's access bit
-inline constexpr uint32_t tombstones = 2;         // S2: Figure 10 stops at a ticket that a delete freed mid-chain
+inline constexpr uint32_t tombstones = 2;         // S2: lookups stop at never-used tickets, not after N probes
 inline constexpr uint32_t claim_before_free = 4;  // S3: a delete frees a ticket it found, not one it holds
 inline constexpr uint32_t claim_to_read = 8;      // S4: a retrieval reads a bucket that is freed and taken meanwhile
 inline constexpr uint32_t push_above_queue = 16;  // S5: clStash pushes unfinished jobs over queued ones (Figure 12, line 25)
-inline constexpr uint32_t kAll = 31;
+inline constexpr uint32_t acquire_ticket_load = 32;  // S6: Figure 10, line 4 is a plain load: no acquire of the pair
+inline constexpr uint32_t release_free_acquire_reserve = 64;  // S7: the free and the reservation order nothing
+inline constexpr uint32_t relaxed_table_accesses = 128;       // S8: the bucket's key and value are plain accesses
+inline constexpr uint32_t syncwarp_around_queue = 256;        // S9: clStash's queue ordered by lockstep only
+inline constexpr uint32_t rehash_in_64_bits = 512;            // S10: Figure 5, line 13's 32-bit sum wraps past 2^31 buckets
+inline constexpr uint32_t kAll = 1023;
 }  // namespace stadium_fix
 
 enum class stadium_mutant : uint8_t {
@@ -88,6 +94,10 @@ struct stadium_hash {
   uint32_t buckets = 0;     // N, a prime
   bool host_table = false;  // the table in pinned, mapped host memory
   stadium_access access = stadium_access::wait;
+  // Deletions mix with retrievals: then "the retrievals require further
+  // iterations after rejecting a bucket" (section III-B), past available
+  // tickets, as deletes do.
+  bool deletes = true;
   uint32_t fixes = 0;       // stadium_fix bits (0: as printed)
   stadium_mutant mutant = stadium_mutant::none;
 
@@ -95,6 +105,8 @@ struct stadium_hash {
   WC_HD bool planted(stadium_mutant m) const { return mutant == m; }
   // The scope of the table's accesses, and of the barrier that publishes them.
   WC_HD core::scope table_scope() const { return host_table ? core::scope::system : core::scope::gpu; }
+  // The bucket's key and value: plain (weak) accesses as printed, relaxed with S8.
+  WC_HD core::order table_order() const { return fixed(stadium_fix::relaxed_table_accesses) ? core::order::relaxed : core::order::weak; }
 
   WC_HD stadium_job start(const core::workload_op& op, uint32_t index) const {
     stadium_job j;

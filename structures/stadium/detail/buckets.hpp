@@ -30,6 +30,7 @@ WC_HD WC_FORCE_INLINE uint64_t value_word(uint64_t id, uint32_t j) {
 struct bucket_layout {
   void* table = nullptr;
   uint32_t key_bytes = 4, value_bytes = 4;
+  bool rehash_in_64_bits = true;  // fix S10 (hashing.hpp, rehash)
 
   WC_HD uint32_t word_bytes() const { return key_bytes == 4 && value_bytes == 4 ? 4 : 8; }
   WC_HD uint32_t value_words() const { return value_bytes <= word_bytes() ? 1 : value_bytes / word_bytes(); }
@@ -46,45 +47,46 @@ struct bucket_layout {
     return key_bytes == 4 ? init_hash(uint32_t(key), n) : init_hash(key, n);
   }
   WC_HD uint32_t next_bucket(uint32_t at, uint64_t key, uint32_t n) const {
-    return key_bytes == 4 ? rehash(at, uint32_t(key), n) : rehash(at, key, n);
+    return key_bytes == 4 ? rehash(at, uint32_t(key), n, rehash_in_64_bits) : rehash(at, key, n, rehash_in_64_bits);
   }
   WC_HD uint32_t info(uint64_t key, uint32_t bits) const {
     return key_bytes == 4 ? info_of(uint32_t(key), bits) : info_of(key, bits);
   }
 
-  // ---- accesses through a team (table scope: gpu, or system for a host table) ----
+  // ---- accesses through a team (table scope: gpu, or system for a host
+  // table; order: weak, the printed plain accesses, or relaxed) ----
   template <class Team>
-  WC_HD uint64_t load_key(Team& t, uint32_t b, core::scope s) const {
-    if (word_bytes() == 4) return t.load(bucket<uint32_t>(b), core::order::relaxed, s);
-    return t.load(bucket<uint64_t>(b), core::order::relaxed, s);
+  WC_HD uint64_t load_key(Team& t, uint32_t b, core::order o, core::scope s) const {
+    if (word_bytes() == 4) return t.load(bucket<uint32_t>(b), o, s);
+    return t.load(bucket<uint64_t>(b), o, s);
   }
   // The value's words in order, decoded: the id, or kTornValue | id when
   // its words disagree.
   template <class Team>
-  WC_HD int64_t load_value(Team& t, uint32_t b, core::scope s) const {
-    return word_bytes() == 4 ? load_value_words<uint32_t>(t, b, s) : load_value_words<uint64_t>(t, b, s);
+  WC_HD int64_t load_value(Team& t, uint32_t b, core::order o, core::scope s) const {
+    return word_bytes() == 4 ? load_value_words<uint32_t>(t, b, o, s) : load_value_words<uint64_t>(t, b, o, s);
   }
   // Key first, then the value's words: one store each.
   template <class Team>
-  WC_HD void store_pair(Team& t, uint32_t b, uint64_t key, uint64_t id, core::scope s) const {
-    if (word_bytes() == 4) store_words<uint32_t>(t, b, key, id, s);
-    else store_words<uint64_t>(t, b, key, id, s);
+  WC_HD void store_pair(Team& t, uint32_t b, uint64_t key, uint64_t id, core::order o, core::scope s) const {
+    if (word_bytes() == 4) store_words<uint32_t>(t, b, key, id, o, s);
+    else store_words<uint64_t>(t, b, key, id, o, s);
   }
 
  private:
   template <class W, class Team>
-  WC_HD int64_t load_value_words(Team& t, uint32_t b, core::scope s) const {
+  WC_HD int64_t load_value_words(Team& t, uint32_t b, core::order o, core::scope s) const {
     const W* w = bucket<W>(b) + 1;
-    const W id = t.load(w, core::order::relaxed, s);
+    const W id = t.load(w, o, s);
     bool whole = true;
-    for (uint32_t j = 1; j < value_words(); ++j) whole = (t.load(w + j, core::order::relaxed, s) == W(value_word(id, j))) && whole;
+    for (uint32_t j = 1; j < value_words(); ++j) whole = (t.load(w + j, o, s) == W(value_word(id, j))) && whole;
     return whole ? int64_t(uint64_t(id)) : (kTornValue | int64_t(uint32_t(id)));
   }
   template <class W, class Team>
-  WC_HD void store_words(Team& t, uint32_t b, uint64_t key, uint64_t id, core::scope s) const {
+  WC_HD void store_words(Team& t, uint32_t b, uint64_t key, uint64_t id, core::order o, core::scope s) const {
     W* w = bucket<W>(b);
-    t.store(w, W(key), core::order::relaxed, s);
-    for (uint32_t j = 0; j < value_words(); ++j) t.store(w + 1 + j, W(value_word(id, j)), core::order::relaxed, s);
+    t.store(w, W(key), o, s);
+    for (uint32_t j = 0; j < value_words(); ++j) t.store(w + 1 + j, W(value_word(id, j)), o, s);
   }
 };
 

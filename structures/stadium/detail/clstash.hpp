@@ -14,6 +14,14 @@
 // The queue is a ring of 32 entries (an index is taken modulo 32): the
 // printed push (line 25) and the planted queue_wrap_loses_job overwrite
 // queued jobs there instead of leaving the warp's memory.
+//
+// Lockstep: the printed code is pre-Volta. Its collectives (__ballot,
+// __popc, the shuffle of line 12) are ours with the full mask, and the
+// queue is volatile shared memory ("shared memory declarations are
+// volatile"): relaxed accesses at block scope. It orders a lane's pops
+// before another lane's pushes over the same entries, and pushes before
+// the next pops, by lockstep alone; fix S9 (syncwarp_around_queue) adds a
+// __syncwarp at both places (a ballot orders no memory).
 #pragma once
 #include <cstdint>
 
@@ -25,7 +33,8 @@ namespace warpcheck::structures {
 namespace stadium_detail {
 
 // The warp's queue: 32 jobs of stadium_job::kWords words, in team scratch
-// memory (plain accesses: only this warp touches it, between its ballots).
+// memory (shared memory on the GPU; only this warp touches it). Volatile as
+// printed: relaxed accesses at block scope.
 template <class Team>
 class job_queue {
  public:
@@ -33,17 +42,17 @@ class job_queue {
   WC_HD void put(uint32_t index, const stadium_job& j) {
     uint32_t* e = entry(index);
     const uint32_t v[stadium_job::kWords] = {j.op, j.pos, j.tries, j.waits, j.slot, j.found};
-    for (uint32_t i = 0; i < stadium_job::kWords; ++i) t_.store(e + i, v[i], core::order::weak, core::scope::gpu);
+    for (uint32_t i = 0; i < stadium_job::kWords; ++i) t_.store(e + i, v[i], core::order::relaxed, core::scope::cta);
   }
   // Entry i holds no job (every lane clears its own).
   WC_HD void clear(uint32_t i) {
-    for (uint32_t w = 0; w < stadium_job::kWords; ++w) t_.store(entry(i) + w, ~0u, core::order::weak, core::scope::gpu);
+    for (uint32_t w = 0; w < stadium_job::kWords; ++w) t_.store(entry(i) + w, ~0u, core::order::relaxed, core::scope::cta);
   }
   // A job as stored; false (the run's fault recorded) when the entry holds none.
   WC_HD bool take(uint32_t index, stadium_job& j) {
     const uint32_t* e = entry(index);
     uint32_t v[stadium_job::kWords];
-    for (uint32_t i = 0; i < stadium_job::kWords; ++i) v[i] = t_.load(e + i, core::order::weak, core::scope::gpu);
+    for (uint32_t i = 0; i < stadium_job::kWords; ++i) v[i] = t_.load(e + i, core::order::relaxed, core::scope::cta);
     j = {v[0], v[1], v[2], v[3], v[4], v[5]};
     if (j.op < jobs_) return true;
     t_.fail("stadium: clStash took a queue entry that holds no job", e);
@@ -71,6 +80,8 @@ WC_HD bool run_clstash_ops(Team& t, const stadium_hash& s, const core::workload_
   stadium_job j;
   bool held = false, ok = true;
   uint32_t accumulated = 0;  // jobs queued (Figure 12, line 1)
+  // Instrumentation, not the paper's: entries hold no job until pushed, so
+  // that a pop of an empty entry is a fault (a lost job), not a stale job.
   q.clear(lane);
   t.sync();
 
@@ -119,7 +130,7 @@ WC_HD bool run_clstash_ops(Team& t, const stadium_hash& s, const core::workload_
     while (unsuccessful + accumulated > room) {
       const uint32_t succeeded = t.ballot(free);
       const uint32_t scan = uint32_t(core::popcount(succeeded & upto));  // line 11
-      const uint32_t n_success = uint32_t(core::popcount(succeeded));     // line 12
+      const uint32_t n_success = t.shfl(scan, warp - 1);                 // line 12
       if (free) take(accumulated - scan);                                 // lines 13-15
       accumulated -= n_success;                                           // line 16
       free = work();                                                      // lines 17-21
@@ -131,7 +142,9 @@ WC_HD bool run_clstash_ops(Team& t, const stadium_hash& s, const core::workload_
     // (accumulated - 2 for the first lane): it overwrites queued jobs, and
     // when the queue is nearly empty it falls below the queue's start.
     // Fix S5: accumulated + threadScan - 1, the entries above the top.
-    t.sync();  // the pops above are done before any lane writes an entry (a ballot orders no memory)
+    // Fix S9: the pops above are done before any lane writes an entry (a
+    // ballot orders no memory); as printed, lockstep alone orders them.
+    if (s.fixed(stadium_fix::syncwarp_around_queue)) t.sync();
     const uint32_t scan = uint32_t(core::popcount(t.ballot(!free) & upto));  // line 24
     if (!free) {
       const uint32_t address = s.fixed(stadium_fix::push_above_queue) ? accumulated + scan - 1 : accumulated - scan - 1;
@@ -139,7 +152,7 @@ WC_HD bool run_clstash_ops(Team& t, const stadium_hash& s, const core::workload_
       held = false;
     }
     accumulated += unsuccessful;  // line 27
-    t.sync();  // the pushes are visible to the lanes that pop them
+    if (s.fixed(stadium_fix::syncwarp_around_queue)) t.sync();  // fix S9: the pushes are visible to the lanes that pop them
   }
   // "Our implementation contains code to take care of what remains in the
   // shared memory after the outmost loop terminates": free lanes take

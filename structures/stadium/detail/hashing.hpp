@@ -42,11 +42,18 @@ WC_HD WC_FORCE_INLINE uint32_t init_hash(Key key, uint32_t table_size) {
 }
 
 // Figure 5, lines 11-15: the next bucket, a step in [1, N - 1] further.
-// The sum in 64 bits, so tables may have up to 2^32 - 5 buckets (in 32 bits
-// it wraps past 2^31; below that the two agree).
+// As printed the sum is a 32-bit uint, which wraps once N passes 2^31: the
+// chain then skips buckets and repeats others. Fix S10 (rehash_in_64_bits):
+// the sum in 64 bits, so tables may have up to 2^32 - 5 buckets (below 2^31
+// buckets the two agree).
 template <class Key>
-WC_HD WC_FORCE_INLINE uint32_t rehash(uint32_t hashed, Key key, uint32_t table_size) {
-  const uint64_t dh = uint64_t(hashed) + 1 + umulhi(general_hash(key, kRehashMul), table_size - 1);
+WC_HD WC_FORCE_INLINE uint32_t rehash(uint32_t hashed, Key key, uint32_t table_size, bool sum_in_64_bits = true) {
+  const uint32_t step = 1 + umulhi(general_hash(key, kRehashMul), table_size - 1);
+  if (!sum_in_64_bits) {
+    const uint32_t dh = hashed + step;
+    return dh >= table_size ? dh - table_size : dh;
+  }
+  const uint64_t dh = uint64_t(hashed) + step;
   return static_cast<uint32_t>(dh >= table_size ? dh - table_size : dh);
 }
 

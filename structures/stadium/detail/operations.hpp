@@ -3,11 +3,15 @@
 // our findings are made here, each at its line.
 //
 // Orders and scopes: the ticket board is GPU memory, the table GPU or host
-// memory (scope `ts`, system for a host table). An insert's pair stores are
-// published by the fence before its access bit (the paper's barrier); a
-// reader's acquire load of the ticket orders its table loads after them. A
+// memory (scope `ts`, system for a host table). As printed every access is
+// plain or a relaxed atomic at GPU scope, and the one barrier is the fence
+// before the access bit (section III-B). The fixes add the orders the
+// printed code lacks: a reader's acquire load of the ticket orders its
+// table loads after the pair it publishes (S6, acquire_ticket_load); a
 // reservation acquires and a free releases at the table's scope, so that a
-// bucket's new stores come after the reads of whoever freed it.
+// bucket's new stores come after the reads of whoever freed it (S7,
+// release_free_acquire_reserve); the table's words are relaxed atomics, not
+// plain accesses (S8, relaxed_table_accesses).
 #pragma once
 #include <cstdint>
 
@@ -28,7 +32,7 @@ class attempt_of {
     const ticket_board& b = s_.board;
     // The planted bug: the pair goes into the bucket before the ticket is
     // reserved, over whatever pair holds it.
-    if (s_.planted(stadium_mutant::pair_before_reserve)) s_.table.store_pair(t_, j_.pos, key_, uint64_t(op_.value), ts_);
+    if (s_.planted(stadium_mutant::pair_before_reserve)) s_.table.store_pair(t_, j_.pos, key_, uint64_t(op_.value), s_.table_order(), ts_);
     bool got = false;
     if (s_.fixed(stadium_fix::reserve_by_cas)) {
       // Fix S1: reserve an available ticket (never used, or a tombstone) by
@@ -36,7 +40,7 @@ class attempt_of {
       uint32_t seen = t_.load(at_.word, core::order::relaxed, core::scope::gpu);
       const ticket_state st = b.state(b.slot_of(seen, at_));
       if (st == ticket_state::never_used || st == ticket_state::tombstone) {
-        const slot_swap w = swap_slot(t_, b, at_, seen, b.slot_of(seen, at_), b.inserting_blank(), core::order::acquire, ts_);
+        const slot_swap w = swap_slot(t_, b, at_, seen, b.slot_of(seen, at_), b.inserting_blank(), reserve_order(), freeing_scope());
         if (w.gave_up) return {stadium_attempt::gave_up};
         got = w.swapped;
       }
@@ -46,10 +50,12 @@ class attempt_of {
       // also clears the access bit of a ticket that is taken, so a failed
       // reservation leaves a live pair looking half-written for good:
       // retrievals that ignore it miss the pair, those that wait hang.
-      const uint32_t old = t_.fetch_and(at_.word, ~((kAvailable | kAccess) << at_.shift), core::order::acquire, ts_);
+      const uint32_t old = t_.fetch_and(at_.word, ~((kAvailable | kAccess) << at_.shift), reserve_order(), freeing_scope());
       got = (b.slot_of(old, at_) & kAvailable) != 0;
-      // A tombstone's info bits are not all ones: give Figure 8's AND its ones back.
-      if (got && b.info_bits() && b.info_field(b.slot_of(old, at_)) != b.info_field(b.never_used()))
+      // A tombstone's info bits are not all ones: give Figure 8's AND its
+      // ones back (part of fix S2, whose tombstones these are; as printed
+      // nothing is given back).
+      if (got && s_.fixed(stadium_fix::tombstones) && b.info_bits() && b.info_field(b.slot_of(old, at_)) != b.info_field(b.never_used()))
         t_.fetch_or(at_.word, (b.never_used() & ~(kAvailable | kAccess)) << at_.shift, core::order::relaxed, core::scope::gpu);
     }
     if (!got) {
@@ -64,7 +70,7 @@ class attempt_of {
       const uint32_t zeros = (~info_ & ((1u << b.info_bits()) - 1)) << (at_.shift + kInfoShift);
       ticket_rmw(~zeros, /*and_not_or=*/true, core::order::relaxed);
     }
-    if (!s_.planted(stadium_mutant::pair_before_reserve)) s_.table.store_pair(t_, j_.pos, key_, uint64_t(op_.value), ts_);
+    if (!s_.planted(stadium_mutant::pair_before_reserve)) s_.table.store_pair(t_, j_.pos, key_, uint64_t(op_.value), s_.table_order(), ts_);
     // The barrier before the access bit: __threadfence() for a table in GPU
     // memory, __threadfence_system() for one in host memory.
     const bool no_fence = s_.host_table ? s_.planted(stadium_mutant::missing_fence_host_table)
@@ -80,7 +86,10 @@ class attempt_of {
   WC_HD stadium_attempt lookup() {
     const ticket_board& b = s_.board;
     const bool erase = op_.kind == OpKind::Erase;
-    uint32_t seen = t_.load(at_.word, core::order::acquire, ts_);
+    // Figure 10, line 4: a plain load as printed. Fix S6: an acquire, so
+    // that the table loads below see the pair whose access bit it read.
+    uint32_t seen = s_.fixed(stadium_fix::acquire_ticket_load) ? t_.load(at_.word, core::order::acquire, ts_)
+                                                                : t_.load(at_.word, core::order::weak, core::scope::gpu);
     const uint32_t slot = b.slot_of(seen, at_);
     if (j_.found) return take_found(seen, slot);
     bool half_written = false;
@@ -89,17 +98,20 @@ class attempt_of {
       case ticket_state::tombstone: {
         // Figure 10, line 8: an available ticket ends a retrieval. Deletes
         // go on ("deletion includes more iterations after rejecting a
-        // position", section III-B). Finding S2: a delete makes a ticket
-        // available in the middle of other keys' probe chains, so a later
-        // retrieval stops short of a pair inserted past it, even with no
-        // concurrency at all. Fix S2: a delete leaves a tombstone, and a
-        // lookup stops only at a ticket never used (a pair's insert took
-        // the first available ticket of its chain, and no ticket becomes
-        // never used again). 1-bit tickets have no info bit to mark a
-        // tombstone: there a lookup goes on past every available ticket.
+        // position", section III-B), and so do retrievals when deletions
+        // mix with them ("the retrievals require further iterations after
+        // rejecting a bucket"): a delete makes a ticket available in the
+        // middle of other keys' chains, and Figure 10 alone would stop
+        // there short of a pair inserted past it. Those further iterations
+        // go to N probes (Figure 9, line 8). Fix S2: a delete leaves a
+        // tombstone, and a lookup stops only at a ticket never used (a
+        // pair's insert took the first available ticket of its chain, and
+        // no ticket becomes never used again). 1-bit tickets have no info
+        // bit to mark a tombstone: there a lookup goes on past every
+        // available ticket.
         const bool stop = s_.fixed(stadium_fix::tombstones)
                               ? b.info_bits() > 0 && b.state(slot) == ticket_state::never_used
-                              : !erase;
+                              : !erase && !s_.deletes;
         return stop ? absent() : next();
       }
       case ticket_state::inserting:
@@ -114,7 +126,7 @@ class attempt_of {
     // Second level of certitude: the info bits (Figure 10, lines 10-11).
     if (b.info_field(slot) != info_) return next();
     // Third: the bucket's key (line 12).
-    if (s_.table.load_key(t_, j_.pos, ts_) != key_) return next();
+    if (s_.table.load_key(t_, j_.pos, s_.table_order(), ts_) != key_) return next();
     const bool claim =
         !half_written && (erase ? s_.fixed(stadium_fix::claim_before_free) : s_.fixed(stadium_fix::claim_to_read));
     if (claim) {
@@ -128,12 +140,12 @@ class attempt_of {
     // since. Finding S4: a retrieval that matched the key reads the value
     // while the bucket is freed and taken by another pair: a value never
     // paired with k, or a torn one.
-    const int64_t value = s_.table.load_value(t_, j_.pos, ts_);
+    const int64_t value = s_.table.load_value(t_, j_.pos, s_.table_order(), ts_);
     if (!erase) return {stadium_attempt::done, ResultKind::Value, value};
     // "atomically setting the corresponding ticket bits"
     if (!s_.fixed(stadium_fix::tombstones)) {
-      t_.fetch_or(at_.word, b.slot_mask() << at_.shift, core::order::release, ts_);
-    } else if (!set_slot(t_, b, at_, b.tombstone(), core::order::release, ts_)) {
+      t_.fetch_or(at_.word, b.slot_mask() << at_.shift, free_order(), freeing_scope());
+    } else if (!set_slot(t_, b, at_, b.tombstone(), free_order(), freeing_scope())) {
       return {stadium_attempt::gave_up};
     }
     return {stadium_attempt::done, ResultKind::Value, value};
@@ -159,15 +171,24 @@ class attempt_of {
     j_.found = 0;
     const bool erase = op_.kind == OpKind::Erase;
     const bool recheck = !(erase && s_.planted(stadium_mutant::delete_without_recheck));
-    if (recheck && s_.table.load_key(t_, j_.pos, ts_) != key_) {
+    if (recheck && s_.table.load_key(t_, j_.pos, s_.table_order(), ts_) != key_) {
       if (!release_claim(b.live(info_))) return {stadium_attempt::gave_up};
       return next();
     }
-    const int64_t value = s_.table.load_value(t_, j_.pos, ts_);
+    const int64_t value = s_.table.load_value(t_, j_.pos, s_.table_order(), ts_);
     const uint32_t after = !erase ? b.live(info_) : s_.fixed(stadium_fix::tombstones) ? b.tombstone() : b.never_used();
     if (!release_claim(after)) return {stadium_attempt::gave_up};
     return {stadium_attempt::done, ResultKind::Value, value};
   }
+  // Fix S7: a reservation acquires and a free releases, at the table's
+  // scope; as printed (atomicAnd, atomicOr) both are relaxed at GPU scope.
+  WC_HD core::order reserve_order() const {
+    return s_.fixed(stadium_fix::release_free_acquire_reserve) ? core::order::acquire : core::order::relaxed;
+  }
+  WC_HD core::order free_order() const {
+    return s_.fixed(stadium_fix::release_free_acquire_reserve) ? core::order::release : core::order::relaxed;
+  }
+  WC_HD core::scope freeing_scope() const { return s_.fixed(stadium_fix::release_free_acquire_reserve) ? ts_ : core::scope::gpu; }
   // Rehash (Figure 5): the next bucket of the key's chain.
   WC_HD void advance() {
     j_.pos = s_.table.next_bucket(j_.pos, key_, s_.buckets);
