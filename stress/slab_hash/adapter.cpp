@@ -123,12 +123,12 @@ StructureSpec SlabHashAdapter::declare() {
       // Upserts of a present key: the CAS from EMPTY_PAIR at the key's slot
       // fails every time; the operation ends by the bounded retries.
       {"SH1_replace_of_present_key_never_ends", without("replace_cas_seen_pair") + " --mode map --spin-bound 2000",
-       kOracleDeadlock, 20, "replace_cas_seen_pair"},
+       kOracleDeadlock, 5, "replace_cas_seen_pair"},
       {"SH2_delete_stores_at_source_lane", without("delete_cas_found_pair") + " --mode map", kOracleChecker | kOracleInvariants | kOracleOther,
-       20, "delete_cas_found_pair"},
+       5, "delete_cas_found_pair"},
       // Torn reads of one slab: the targeted scheduler preempts a warp
       // inside its read until writes tear it.
-      {"SH3_value_from_another_moment", without("value_from_key_load") + " --mode map --scheduler targeted", kOracleChecker, 40,
+      {"SH3_value_from_another_moment", without("value_from_key_load") + " --mode map --scheduler targeted", kOracleChecker, 10,
        "value_from_key_load"},
       // The search must read an empty slot j before an insert fills it and
       // the slot i < j of the key's one instance after a delete, begun once
@@ -137,7 +137,7 @@ StructureSpec SlabHashAdapter::declare() {
       {"SH4_torn_slab_read_answers_absent",
        without("delete_guard") + " --mode multimap --scheduler targeted --keys 1 --teams 3 --ops-per-lane 8 "
                                  "--mix insert=45,erase=45,contains=10",
-       kOracleChecker, 40, "delete_guard"},
+       kOracleChecker, 10, "delete_guard"},
   };
   s.invariants = {"every linked slab is allocated and in exactly one list", "no allocated slab is unreachable (no leak)",
                   "every key is in the bucket it hashes to", "map mode: at most one live copy of a key"};
@@ -150,6 +150,8 @@ StructureSpec SlabHashAdapter::declare() {
       // multimap checkers decide these at once).
       {"map, 64 warps on 4 keys, 3 seeds", "--mode map --teams 64 --keys 4 --ops-per-lane 1 --seeds 3 --timeout 20"},
       {"planted bug torn_read (expected to be caught)", "--mode map --backend sim --mutant torn_read --seeds 100", 1},
+      // A lower spin bound: the printed REPLACE of a present key spins until it.
+      {"the printed Figure 2 (expected to be caught)", "--variant paper --mode map --backend sim --spin-bound 2000 --seeds 20", 1},
       {"map, 512 warps, 8 buckets", "--mode map --teams 512 --keys 1000 --buckets 8 --ops-per-lane 4 --seeds 100", 0, "gpu"},
       {"multimap, 512 warps, 8 buckets", "--mode multimap --teams 512 --keys 1000 --buckets 8 --ops-per-lane 4 --seeds 100", 0, "gpu"},
       {"map, 64 warps on 4 keys", "--mode map --teams 64 --keys 4 --ops-per-lane 4 --seeds 100 --timeout 20", 0, "contended"},
