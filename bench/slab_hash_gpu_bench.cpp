@@ -77,7 +77,7 @@ int main(int argc, char** argv) {
   bool invariants = true, betas_given = false, repeats_given = false, bounded = true, fixed = true, lists_given = false,
        phase_kernels = true;
   uint32_t tile = 8;
-  bool guard = true;  // off: the multimap's mixes without the delete guard (what it costs; the planted bug unguarded_absent)
+  bool guard = true;  // off: the multimap's mixes without the delete guard (what it costs; every fix but delete_guard)
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     auto value = [&]() -> std::string {

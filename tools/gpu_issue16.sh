@@ -101,7 +101,7 @@ for v in "1 8 32" "2 8 32" "1 8 free" "1 16 32" "1 none 32"; do
   echo "exit $?" >> "$out/ours_off.txt"
 done
 # What the multimap's delete guard costs: its mixes without it (the
-# planted bug unguarded_absent; rows tagged guard=off, against the defaults).
+# fix delete_guard left out; rows tagged guard=off, against the defaults).
 stamp "ours, multimap, K=1, tile 8, without the delete guard (measurement only)"
 timeout 100 "$ours" "${common[@]}" --betas "$betas" --drivers bulk --modes multimap --records off --invariants off \
   --per-lane 1 --tile 8 --guard off >> "$out/ours_off.txt" 2>&1

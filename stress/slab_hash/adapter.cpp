@@ -12,6 +12,23 @@ namespace warpcheck {
 
 using structures::slab_hash;
 
+namespace {
+namespace fix = structures::slab_hash_fix;
+
+// The fixes' names, in structures::slab_hash_fix bit order.
+const std::vector<std::string> kFixNames = {"compare_source_key",    "replace_cas_seen_pair", "delete_cas_found_pair",
+                                            "delete_ends_source_only", "value_from_key_load",   "delete_guard",
+                                            "initialize_fresh_slab", "link_cas_release",      "relaxed_slab_loads"};
+
+// The printed Figure 2 with every fix but `fix`.
+std::string without(const std::string& fix) {
+  std::string fixes;
+  for (const std::string& f : kFixNames)
+    if (f != fix) fixes += (fixes.empty() ? "" : ",") + f;
+  return "--variant paper --fixes " + fixes;
+}
+}  // namespace
+
 StructureSpec SlabHashAdapter::declare() {
   const std::vector<Applies> map{{"mode", {"map"}}}, multimap{{"mode", {"multimap"}}};
   const std::vector<std::string> both{"--mode map", "--mode multimap"};
@@ -22,7 +39,10 @@ StructureSpec SlabHashAdapter::declare() {
   s.name = "slabhash";
   s.description = "the slab hash with SlabAlloc (Ashkiani, Farach-Colton, Owens, IPDPS 2018), map or multimap";
   s.model = "map (--mode map: upsert, erase, find) or multimap (--mode multimap: insert, erase, find)";
-  s.options = {choice_option("mode", "map: REPLACE keeps one pair a key; multimap: INSERT adds duplicates", "map",
+  s.audit = "docs/papers/slab_hash.md";
+  s.options = {choice_option("variant", "fixed: with every fix of its findings (every structure's default); paper: Figure 2 as printed",
+                             "fixed", {"paper", "fixed"}),
+               choice_option("mode", "map: REPLACE keeps one pair a key; multimap: INSERT adds duplicates", "map",
                              {"map", "multimap"})};
   const OptionTable workload = warp_workload_options("insert=50,erase=20,contains=30", uint64_t(slab_hash::kMaxKey) + 1);
   s.options.insert(s.options.end(), workload.begin(), workload.end());
@@ -43,13 +63,6 @@ StructureSpec SlabHashAdapter::declare() {
       {"link_free_winner", "a losing slab-link CAS frees the winner's slab: use after free", kOracleShadow, {}, both},
       {"no_reread_after_failed_cas", "after a failed CAS, REPLACE tries the next lane of its stale read instead of reading the slab "
        "again: duplicate keys (in multimap mode a duplicate is no bug)", kOracleChecker | kOracleInvariants, map, {"--mode map"}},
-      {"unguarded_absent", "SEARCH and DELETE answer absent from a slab read that no delete guard validated: a torn read of one "
-       "slab misses an instance present throughout", kOracleChecker, multimap,
-       // The search must read an empty slot j before an insert fills it and
-       // the slot i < j of the key's one instance after a delete, begun once
-       // the insert returned, emptied it: one key, whose count often falls to
-       // one, and a targeted schedule (about 1 seed in 11; PCT: 1 in 1,000).
-       {"--mode multimap --scheduler targeted --keys 1 --teams 3 --ops-per-lane 8 --mix insert=45,erase=45,contains=10"}},
       // Store buffering across the guard's release (docs/relaxed-memory.md,
       // issue 29). PTX allows it; the simulator's lanes of a warp share one
       // view, so the inserting warp's whole find must run inside the delete:
@@ -65,6 +78,67 @@ StructureSpec SlabHashAdapter::declare() {
        .awaits = "views of their own for a warp's lanes: with one view a warp, the race needs a warp's whole find inside "
                  "another's delete, under 1 seed in 3,000"},
   };
+  const std::vector<Applies> paper{{"variant", {"paper"}}};
+  // Figure 2's lines as docs/papers/slab_hash.md audits them, in
+  // structures::slab_hash_fix order.
+  s.fixes = {
+      {.name = "compare_source_key",
+       .fixes = "line 32: each lane compares its word with its own pending myKey, not the source's key",
+       .applies = paper,
+       .awaits = "lanes holding their own operations in stress runs: core::run_team_ops gives every lane the owner's operation, "
+                 "so myKey is the source's key on every lane (the switch acts under core::run_team_bulk, which serves each "
+                 "lane's own operation, but stress runs do not use it)"},
+      {"replace_cas_seen_pair", "lines 34-36 (map): REPLACE CASes from EMPTY_PAIR even at the slot holding its key: it fails there "
+       "forever", paper},
+      {"delete_cas_found_pair", "lines 58-59: DELETE stores DELETED_KEY at the source lane's word, not the found slot, with a plain "
+       "store (no CAS: two deletes both succeed, a multimap slot keeps its value)", paper},
+      {.name = "delete_ends_source_only",
+       .fixes = "line 65: a DELETE that reaches the list's end clears every lane's is_active, dropping the warp's other operations",
+       .applies = paper,
+       .awaits = "a driver that ends other lanes' operations: core::run_team_ops advances only the source lane's queue, so the "
+                 "printed line (every lane's is_active cleared) has no rendering; both variants run the fix"},
+      {"value_from_key_load", "line 16: SEARCH takes the value from the next lane's read, not the key's own load: a key paired "
+       "with another moment's value", paper},
+      {"delete_guard", "lines 20 and 62 (multimap): SEARCH and DELETE answer absent from a slab read that no delete guard "
+       "validated: a torn read of one slab misses an instance present throughout", paper},
+      {.name = "initialize_fresh_slab",
+       .fixes = "line 43: a new slab is linked as SlabAlloc hands it out, with no EMPTY written into it",
+       .applies = paper,
+       .benign = "every slab SlabAlloc hands out holds EMPTY already: the pool is created EMPTY and no slab that held a pair is "
+                 "ever freed (no FLUSH); only slabs that lost the link race go back, never written (the variant paper, both "
+                 "modes, sc and relaxed memory: docs/papers/slab_hash.md)"},
+      {.name = "link_cas_release",
+       .fixes = "line 45: the link CAS is CUDA's relaxed atomicCAS: the new slab's words are not published with it",
+       .applies = paper,
+       .benign = "what the release publishes are the EMPTY stores of initialize_fresh_slab over words that hold EMPTY already: a "
+                 "reader that misses them reads the same (relaxed memory, every fix but this one: docs/papers/slab_hash.md)"},
+      {.name = "relaxed_slab_loads",
+       .fixes = "line 7: ReadSlab's loads are plain (weak) loads, which the GPU may serve from an SM's stale L1",
+       .applies = paper,
+       .awaits = "a model of weak loads: the simulator reads a weak load as a relaxed one (no L1, no data-race undefined "
+                 "behaviour), so a stale L1 line, and a warp deciding or spinning on it, cannot be shown"},
+  };
+  // Each found again by Figure 2 with every other fix.
+  s.findings = {
+      // Upserts of a present key: the CAS from EMPTY_PAIR at the key's slot
+      // fails every time; the operation ends by the bounded retries.
+      {"SH1_replace_of_present_key_never_ends", without("replace_cas_seen_pair") + " --mode map --spin-bound 2000",
+       kOracleDeadlock, 5, "replace_cas_seen_pair"},
+      {"SH2_delete_stores_at_source_lane", without("delete_cas_found_pair") + " --mode map", kOracleChecker | kOracleInvariants | kOracleOther,
+       5, "delete_cas_found_pair"},
+      // Torn reads of one slab: the targeted scheduler preempts a warp
+      // inside its read until writes tear it.
+      {"SH3_value_from_another_moment", without("value_from_key_load") + " --mode map --scheduler targeted", kOracleChecker, 10,
+       "value_from_key_load"},
+      // The search must read an empty slot j before an insert fills it and
+      // the slot i < j of the key's one instance after a delete, begun once
+      // the insert returned, emptied it: one key, whose count often falls to
+      // one, and a targeted schedule (about 1 seed in 11; PCT: 1 in 1,000).
+      {"SH4_torn_slab_read_answers_absent",
+       without("delete_guard") + " --mode multimap --scheduler targeted --keys 1 --teams 3 --ops-per-lane 8 "
+                                 "--mix insert=45,erase=45,contains=10",
+       kOracleChecker, 10, "delete_guard"},
+  };
   s.invariants = {"every linked slab is allocated and in exactly one list", "no allocated slab is unreachable (no leak)",
                   "every key is in the bucket it hashes to", "map mode: at most one live copy of a key"};
   s.suite = {
@@ -76,6 +150,8 @@ StructureSpec SlabHashAdapter::declare() {
       // multimap checkers decide these at once).
       {"map, 64 warps on 4 keys, 3 seeds", "--mode map --teams 64 --keys 4 --ops-per-lane 1 --seeds 3 --timeout 20"},
       {"planted bug torn_read (expected to be caught)", "--mode map --backend sim --mutant torn_read --seeds 100", 1},
+      // A lower spin bound: the printed REPLACE of a present key spins until it.
+      {"the printed Figure 2 (expected to be caught)", "--variant paper --mode map --backend sim --spin-bound 2000 --seeds 20", 1},
       {"map, 512 warps, 8 buckets", "--mode map --teams 512 --keys 1000 --buckets 8 --ops-per-lane 4 --seeds 100", 0, "gpu"},
       {"multimap, 512 warps, 8 buckets", "--mode multimap --teams 512 --keys 1000 --buckets 8 --ops-per-lane 4 --seeds 100", 0, "gpu"},
       {"map, 64 warps on 4 keys", "--mode map --teams 64 --keys 4 --ops-per-lane 4 --seeds 100 --timeout 20", 0, "contended"},
@@ -100,6 +176,10 @@ SlabHashConfig SlabHashAdapter::configure(const Options& o) {
     const uint64_t slabs = 2 * (inserts / 15 + c.buckets) + c.teams;
     c.blocks_per_super = uint32_t(std::clamp<uint64_t>((slabs + 1023) / 1024, 2, 1u << 14));
   }
+  c.fixes = o.text("variant") == "fixed" ? fix::kAll : 0;
+  for (const std::string& name : chosen_fixes(o))
+    for (size_t i = 0; i < kFixNames.size(); ++i)
+      if (kFixNames[i] == name) c.fixes |= 1u << i;
   c.mutant = static_cast<structures::slab_hash_mutant>(mutant_index(declare(), o));
   validate(c);
   return c;

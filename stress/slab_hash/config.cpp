@@ -53,6 +53,7 @@ slab_hash slab_hash_view(const SlabHashConfig& c, uint64_t seed, ArrayPointers a
   h.hash_b = static_cast<uint32_t>((z >> 32) % slab_hash::kPrime);
   h.mode = c.mode;
   h.mutant = c.mutant;
+  h.fixes = c.fixes;
   return h;
 }
 

@@ -120,18 +120,21 @@ float launch_bulk_fixed(int launch, bool bounded, uint32_t per_lane, const slab_
   if (launch == slab_hash::kInsertOnlyLaunch) return launch_bulk_l<slab_hash::kInsertOnlyLaunch, Tile>(bounded, per_lane, s, l);
   return launch_bulk_l<0, Tile>(bounded, per_lane, s, l);
 }
-// fixed: the mode fixed at compile time, when no bug is planted; otherwise
+// fixed: the mode fixed at compile time, when no bug is planted and every
+// fix is on (or all but delete_guard: --guard off); otherwise
 // read from the table's fields (one operation at a time).
 float launch_bulk(bool fixed, uint32_t tile, int launch, bool bounded, uint32_t per_lane, const slab_hash& s, const bulk_launch& l) {
   using structures::slab_hash_mode;
-  if (fixed && tile == 8 && s.mode == slab_hash_mode::multimap && s.mutant == structures::slab_hash_mutant::unguarded_absent) {
+  namespace fix = structures::slab_hash_fix;
+  const bool every_fix = s.fixes == fix::kAll, all_but_guard = s.fixes == (fix::kAll & ~fix::delete_guard);
+  if (fixed && tile == 8 && s.mode == slab_hash_mode::multimap && s.mutant == structures::slab_hash_mutant::none && all_but_guard) {
     // --guard off: only a launch with deletes and searches together has a guard to leave out.
     if (launch == 0)
       return launch_bulk_s(bounded, per_lane,
-                           structures::slab_hash_fixed<slab_hash_mode::multimap, slab_hash::kPlantUnguardedAbsent, 8>{s}, l);
+                           structures::slab_hash_fixed<slab_hash_mode::multimap, slab_hash::kWithoutDeleteGuard, 8>{s}, l);
     return launch_bulk_fixed<8>(launch, bounded, per_lane, s, l);
   }
-  if (fixed && s.mutant == structures::slab_hash_mutant::none) {
+  if (fixed && s.mutant == structures::slab_hash_mutant::none && every_fix) {
     if (tile == 16) return launch_bulk_fixed<16>(launch, bounded, per_lane, s, l);
     if (tile == 8) return launch_bulk_fixed<8>(launch, bounded, per_lane, s, l);
     if (tile == 0) return launch_bulk_fixed<0>(launch, bounded, per_lane, s, l);
@@ -210,7 +213,7 @@ SlabHashBenchResult run_slab_hash_bench(const SlabHashBenchSpec& spec) {
   SlabHashBenchResult r;
   r.buckets = c.buckets;
   slab_hash view = slab_hash_view(c, spec.seed, table.pointers());
-  if (spec.unguarded) view.mutant = structures::slab_hash_mutant::unguarded_absent;
+  if (spec.unguarded) view.fixes &= ~structures::slab_hash_fix::delete_guard;
   const uint32_t tables = std::max(spec.repeats, 1u) + spec.warmup;
   const uint32_t fill_blocks = static_cast<uint32_t>((n + 255) / 256);
   uint64_t last_salt = 0;

@@ -51,7 +51,7 @@ struct SlabHashBenchSpec {
   uint32_t tile = 8;              // bulk, fixed mode: rounds served in tiles of 8 or 16 lanes (slab_hash::serve_round), or 0: one operation at a time
   bool invariants = true;  // check the quiescent invariants after the last table
   // bulk, fixed mode, tiles of 8, multimap: the mixes without the delete
-  // guard, i.e. the planted bug unguarded_absent. What the guard costs; not
+  // guard, i.e. every fix but delete_guard. What the guard costs; not
   // a structure to use (an absent answer may be wrong while deletes run).
   bool unguarded = false;
 };

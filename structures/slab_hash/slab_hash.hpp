@@ -88,6 +88,25 @@ namespace warpcheck::structures {
 
 enum class slab_hash_mode : uint8_t { map, multimap };
 
+// Corrections of the printed Figure 2, one bit each (0: the line as
+// printed). docs/papers/slab_hash.md audits every printed line; stress/
+// slab_hash/adapter.cpp declares each fix with its finding.
+namespace slab_hash_fix {
+inline constexpr uint32_t compare_source_key = 1u << 0;       // line 32: lanes compare the source's key, not their own myKey
+inline constexpr uint32_t replace_cas_seen_pair = 1u << 1;    // lines 34-36 (map): the slot's lane CASes from the pair it read, not EMPTY_PAIR
+inline constexpr uint32_t delete_cas_found_pair = 1u << 2;    // lines 58-59: CAS the found slot's pair, not a store of DELETED_KEY at the source lane's word
+inline constexpr uint32_t delete_ends_source_only = 1u << 3;  // line 65: only the source's operation ends
+inline constexpr uint32_t value_from_key_load = 1u << 4;      // line 16: the value from the key's own 64-bit load, not the next lane's word
+inline constexpr uint32_t delete_guard = 1u << 5;             // lines 20, 62 (multimap): absent only from a slab read no delete overlapped
+inline constexpr uint32_t initialize_fresh_slab = 1u << 6;    // line 43: a new slab is written EMPTY (and the warp synced) before it is linked
+inline constexpr uint32_t link_cas_release = 1u << 7;         // line 45: the link CAS is a release, not CUDA's relaxed atomicCAS
+inline constexpr uint32_t relaxed_slab_loads = 1u << 8;       // line 7: ReadSlab's loads are ld.relaxed.gpu, not plain loads
+inline constexpr uint32_t kAll = (1u << 9) - 1;
+// ReadSlab reads each lane's 64-bit pair (lanes 2j and 2j + 1 both read
+// pair j) when a fix needs a pair read whole; as printed, one 32-bit word a lane.
+inline constexpr uint32_t kNeedPairs = replace_cas_seen_pair | delete_cas_found_pair | value_from_key_load;
+}  // namespace slab_hash_fix
+
 enum class slab_hash_mutant : uint8_t {
   none,
   slab_local_uniqueness,       // REPLACE reuses tombstones, checking uniqueness only within the slab
@@ -96,7 +115,6 @@ enum class slab_hash_mutant : uint8_t {
   link_leak,                   // a losing link CAS keeps its slab allocated (leak)
   link_free_winner,            // a losing link CAS frees the winner's slab (use after free)
   no_reread_after_failed_cas,  // after a failed CAS, REPLACE/INSERT tries the next lane of its stale read
-  unguarded_absent,            // multimap SEARCH/DELETE answer absent from a slab read no guard validated
   guard_leave_without_sc_fence,  // a multimap DELETE releases the guard with no fence.sc after its removal (issue 29)
 };
 
@@ -117,14 +135,15 @@ struct slab_hash {
   uint32_t hash_a = 1, hash_b = 0;
   slab_hash_mode mode = slab_hash_mode::map;
   slab_hash_mutant mutant = slab_hash_mutant::none;
+  uint32_t fixes = slab_hash_fix::kAll;  // slab_hash_fix bits: the printed lines replaced
 
   using lane_state = slab_alloc::warp_state;
 
-  // The algorithm's members take F: -1 reads the mode and the planted bug
-  // from the fields above (every run but the GPU's bulk benchmark); a mode
-  // (0 map, 1 multimap) fixes it at compile time with no planted bug (but
-  // the one bit 4 plants for tests), so that the hot path tests neither
-  // (slab_hash_fixed below).
+  // The algorithm's members take F: -1 reads the mode, the planted bug and
+  // the fixes from the fields above (every run but the GPU's bulk
+  // benchmark); a mode (0 map, 1 multimap) fixes it at compile time with
+  // no planted bug and every fix (but the one bit 4 leaves out), so that
+  // the hot path tests none of them (slab_hash_fixed below).
   //
   // F >= 0 is a bit set: bit 0 the mode, bit 1 (kReadOnlyLaunch) a launch
   // of searches only, run while nothing else writes the table (the bulk
@@ -147,11 +166,12 @@ struct slab_hash {
   // Bit 3 (kQuarterTiles): serve_round's tiles are 8 lanes wide (four
   // operations a warp step), not 16 (detail/tiled_round.hpp).
   //
-  // Bit 4 (kPlantUnguardedAbsent): the planted bug unguarded_absent with
-  // the mode fixed: for the tests that show the tiles' directed race is
-  // exercised, and for the benchmark's --guard off, which measures what
-  // the guard costs.
-  static constexpr int kReadOnlyLaunch = 2, kInsertOnlyLaunch = 4, kQuarterTiles = 8, kPlantUnguardedAbsent = 16;
+  // Bit 4 (kWithoutDeleteGuard): every fix but delete_guard, with the mode
+  // fixed: for the tests that show the tiles' directed race is exercised,
+  // and for the benchmark's --guard off, which measures what the guard
+  // costs. (The tiles run no other printed line: docs/papers/slab_hash.md,
+  // "The tiled rounds".)
+  static constexpr int kReadOnlyLaunch = 2, kInsertOnlyLaunch = 4, kQuarterTiles = 8, kWithoutDeleteGuard = 16;
   template <int F>
   WC_HD static constexpr bool read_only_launch() {
     return F >= 0 && (F & kReadOnlyLaunch) != 0;
@@ -172,7 +192,13 @@ struct slab_hash {
   template <int F>
   WC_HD WC_FORCE_INLINE slab_hash_mutant mutant_of() const {
     if constexpr (F < 0) return mutant;
-    else return (F & kPlantUnguardedAbsent) ? slab_hash_mutant::unguarded_absent : slab_hash_mutant::none;
+    else return slab_hash_mutant::none;
+  }
+  // True when the fix (a slab_hash_fix bit) replaces its printed line.
+  template <int F>
+  WC_HD WC_FORCE_INLINE bool fixed(uint32_t fix) const {
+    if constexpr (F < 0) return (fixes & fix) != 0;
+    else return (F & kWithoutDeleteGuard) == 0 || fix != slab_hash_fix::delete_guard;
   }
 
   // ((a k + b) mod p) mod B. p = 2^32 - 5, so 2^32 = 5 (mod p): the high
@@ -225,18 +251,18 @@ struct slab_hash {
     }
     if constexpr (insert_only_launch<F>()) {
       if (head >> 30 == kInsertVerb) {
-        if (mode_of<F>() == slab_hash_mode::multimap) return insert<F>(t, mine.key, mine.value, bucket, src, alloc_state);
-        return insert<F>(t, t.shfl(mine.key, src), t.shfl(mine.value, src), bucket, src, alloc_state);
+        if (mode_of<F>() == slab_hash_mode::multimap) return insert<F>(t, mine.key, mine.value, bucket, src, alloc_state, mine.key);
+        return insert<F>(t, t.shfl(mine.key, src), t.shfl(mine.value, src), bucket, src, alloc_state, mine.key);
       }
       if (t.lane() == 0) t.fail("slab_hash: an insert-only launch holds only inserts", nullptr);
       return {core::op_status::failed};
     }
     switch (head >> 30) {
       case kFindVerb: return search<F>(t, t.shfl(mine.key, src), bucket);
-      case kEraseVerb: return erase<F>(t, t.shfl(mine.key, src), bucket);
+      case kEraseVerb: return erase<F>(t, t.shfl(mine.key, src), bucket, src);
       case kInsertVerb:
-        if (mode_of<F>() == slab_hash_mode::multimap) return insert<F>(t, mine.key, mine.value, bucket, src, alloc_state);
-        return insert<F>(t, t.shfl(mine.key, src), t.shfl(mine.value, src), bucket, src, alloc_state);
+        if (mode_of<F>() == slab_hash_mode::multimap) return insert<F>(t, mine.key, mine.value, bucket, src, alloc_state, mine.key);
+        return insert<F>(t, t.shfl(mine.key, src), t.shfl(mine.value, src), bucket, src, alloc_state, mine.key);
       default:
         if (t.lane() == 0) t.fail("slab_hash: unsupported operation", nullptr);
         return {core::op_status::failed};
@@ -250,7 +276,9 @@ struct slab_hash {
   template <int F, class Team>
   WC_HD core::op_result serve_round(Team& t, const lane_op& mine, bool pending, lane_state& alloc_state) const;
 
-  // Every lane calls with the same operation (the generic driver, tests).
+  // Every lane calls with the same operation (the generic driver, tests):
+  // served as lane 0's, so the printed loop's myKey (line 32) is the
+  // source's key on every lane and its src_lane (line 59) is lane 0.
   template <class Team>
   WC_HD core::op_result apply(Team& t, const core::workload_op& op, lane_state& alloc_state) const {
     return serve(t, prepare(op.kind, static_cast<uint32_t>(op.key), static_cast<uint32_t>(op.value)), 0, alloc_state);
@@ -260,14 +288,22 @@ struct slab_hash {
   template <uint32_t Verbs, int F, class Team>
   WC_HD void serve_tiled(Team& t, const lane_op& mine, bool pending, lane_state& alloc_state, core::op_result& res) const;
 
-  // Lane i's 64-bit word of the slab: the pair at words 2*(i/2) (one
-  // coalesced 128-byte read by the warp).
-  // In a read-only launch (see kReadOnlyLaunch) a plain load: no write
-  // races with it.
-  template <int F = -1, class Team>
-  WC_HD static uint64_t read_slab(Team& t, uint32_t* words) {
-    return t.load(pair_at(words, t.lane() & ~1u), read_only_launch<F>() ? core::order::weak : core::order::relaxed,
-                  core::scope::gpu);
+  // Lane i's view of the slab (one coalesced 128-byte read by the warp).
+  // With a fix that needs a pair read whole (slab_hash_fix::kNeedPairs):
+  // the 64-bit pair at words 2*(i/2). As printed (ReadSlab, line 7): the
+  // 32-bit word i, in both halves, so that the key test (the low half, on
+  // the even lanes), the value (the high half) and the link (lane 31's
+  // high half) read alike either way.
+  // Relaxed at GPU scope (the fix relaxed_slab_loads); a plain load as
+  // printed, and in a read-only launch (see kReadOnlyLaunch: no write
+  // races with it).
+  template <int F, class Team>
+  WC_HD uint64_t read_slab(Team& t, uint32_t* words) const {
+    const core::order o =
+        read_only_launch<F>() || !fixed<F>(slab_hash_fix::relaxed_slab_loads) ? core::order::weak : core::order::relaxed;
+    if (fixed<F>(slab_hash_fix::kNeedPairs)) return t.load(pair_at(words, t.lane() & ~1u), o, core::scope::gpu);
+    const uint64_t word = t.load(&words[t.lane()], o, core::scope::gpu);
+    return word << 32 | word;
   }
   WC_HD static uint64_t* pair_at(uint32_t* words, uint32_t lane) { return reinterpret_cast<uint64_t*>(words + lane); }
 
@@ -300,7 +336,7 @@ struct slab_hash {
   // The guard as seen before a slab read (every lane loads it), or 0 in map mode.
   template <int F, class Team>
   WC_HD uint32_t guard_before(Team& t, const uint32_t* words) const {
-    return mode_of<F>() == slab_hash_mode::multimap && !read_only_launch<F>() ? t.load(&words[kGuardLane], core::order::acquire, core::scope::gpu) : 0u;
+    return absent_needs_snapshot<F>() ? t.load(&words[kGuardLane], core::order::acquire, core::scope::gpu) : 0u;
   }
   // True when the slab read between guard_before and now was a snapshot:
   // every lane saw one quiet guard word before its load and the same after
@@ -314,15 +350,22 @@ struct slab_hash {
   }
   template <int F>
   WC_HD bool absent_needs_snapshot() const {
-    return mode_of<F>() == slab_hash_mode::multimap && mutant_of<F>() != slab_hash_mutant::unguarded_absent &&
+    return mode_of<F>() == slab_hash_mode::multimap && fixed<F>(slab_hash_fix::delete_guard) &&
            !read_only_launch<F>();  // no delete runs beside a read-only launch
   }
 
   // Follows a link, counting hops: a list longer than the allocator has
   // slabs is a cycle (a slab freed while linked, then linked again), and a
-  // walk must not go round it forever. Returns false (fault reported) then.
-  template <class Team>
+  // walk must not go round it forever; a link outside the allocator (a
+  // key or DELETED_KEY stored over it: the printed DELETE, line 59) must
+  // not be followed. Returns false (fault reported) then.
+  // (A fixed variant, F >= 0, never stores over a link: no test.)
+  template <int F, class Team>
   WC_HD bool follow(Team& t, uint32_t*& words, uint32_t link, uint32_t& hops) const {
+    if (F < 0 && alloc.block_of(link) >= alloc.blocks()) {
+      if (t.lane() == 0) t.fail("slab_hash: a link to a slab outside the allocator", nullptr);
+      return false;
+    }
     words = alloc.slab(link);
     if (++hops <= alloc.blocks() * slab_alloc::kSlabsPerBlock) return true;
     if (t.lane() == 0) t.fail("slab_hash: a slab list longer than the allocator's slabs (a cycle)", nullptr);
@@ -340,10 +383,14 @@ struct slab_hash {
       if (t.lane() == 0) t.fail("slab_hash: SlabAlloc exhausted: every memory block is full", nullptr);
       return false;
     }
-    t.store(&alloc.slab(fresh)[t.lane()], kEmptyKey, core::order::weak, core::scope::gpu);  // not yet published
-    t.sync();  // every lane's store before the release publishes the slab
+    if (fixed<F>(slab_hash_fix::initialize_fresh_slab)) {  // the paper shows no initialization (line 43)
+      t.store(&alloc.slab(fresh)[t.lane()], kEmptyKey, core::order::weak, core::scope::gpu);  // not yet published
+      t.sync();  // every lane's store before the release publishes the slab
+    }
     if (t.lane() == linker) {
-      const uint32_t winner = t.cas(&words[kAddressLane], slab_alloc::kEmptyPointer, fresh, core::order::release, core::scope::gpu);
+      // CUDA's atomicCAS (line 45) is relaxed; the fix makes it a release.
+      const core::order o = fixed<F>(slab_hash_fix::link_cas_release) ? core::order::release : core::order::relaxed;
+      const uint32_t winner = t.cas(&words[kAddressLane], slab_alloc::kEmptyPointer, fresh, o, core::scope::gpu);
       if (winner != slab_alloc::kEmptyPointer) {  // another warp linked its slab first
         if (mutant_of<F>() == slab_hash_mutant::link_free_winner) alloc.deallocate(t, winner);
         else if (mutant_of<F>() != slab_hash_mutant::link_leak) alloc.deallocate(t, fresh);
@@ -361,9 +408,8 @@ struct slab_hash {
     for (;;) {
       const uint32_t guard = guard_before<F>(t, words);
       const uint64_t mine = read_slab<F>(t, words);
-      // Fix: compare each lane's word with the source lane's key (the
-      // broadcast `key`), not with each lane's own pending key. (Both
-      // lanes of a pair compare its key; the mask keeps the even ones.)
+      // Line 14, as printed: each lane's word against the source's key.
+      // (Both lanes of a pair compare its key; the mask keeps the even ones.)
       const uint32_t found = t.ballot(key_of(mine) == key) & kKeyLanes;
       if (!found && absent_needs_snapshot<F>() && !read_was_snapshot(t, words, guard)) {
         if (!retries.again()) return {core::op_status::gave_up};
@@ -372,33 +418,51 @@ struct slab_hash {
       if (found) {
         // Fix: __ffs is 1-based; lowest_lane is 0-based.
         const uint32_t at = static_cast<uint32_t>(core::lowest_lane(found));
-        // Fix: key and value read by two lanes at two times, while REPLACE
-        // writes them with one 64-bit CAS, can pair a key with another
-        // moment's value. Lane `at` read the pair whole, in one load: its
-        // value is the key's at that moment. (The planted bug takes the
-        // value word from lane at + 1's own load of the pair.)
-        const uint32_t value = t.shfl(value_of(mine), mutant_of<F>() == slab_hash_mutant::torn_read ? at + 1 : at);
+        // Fix value_from_key_load: key and value read by two lanes at two
+        // times (line 16: the next lane's read), while REPLACE writes them
+        // with one 64-bit CAS, can pair a key with another moment's value.
+        // Lane `at` read the pair whole, in one load: its value is the
+        // key's at that moment. (The planted bug torn_read takes the value
+        // from lane at + 1's own load of the pair.)
+        const bool whole = fixed<F>(slab_hash_fix::value_from_key_load) && mutant_of<F>() != slab_hash_mutant::torn_read;
+        const uint32_t value = t.shfl(value_of(mine), whole ? at : at + 1);
         return {core::op_status::done, ResultKind::Value, value};
       }
       const uint32_t link = t.shfl(value_of(mine), kAddressLane);  // lane 31's half: the link
       if (link == slab_alloc::kEmptyPointer) return {core::op_status::done, ResultKind::Absent, 0};
-      if (!follow(t, words, link, hops)) return {core::op_status::failed};
+      if (!follow<F>(t, words, link, hops)) return {core::op_status::failed};
     }
   }
 
   template <int F, class Team>
-  WC_HD core::op_result erase(Team& t, uint32_t key, uint32_t bucket) const {
+  WC_HD core::op_result erase(Team& t, uint32_t key, uint32_t bucket, uint32_t src) const {
     const bool multi = mode_of<F>() == slab_hash_mode::multimap;
+    const bool guarded = multi && fixed<F>(slab_hash_fix::delete_guard);
     uint32_t* words = base_slabs + size_t(bucket) * 32;  // the base slab, then the list's
     core::bounded_spin<Team> retries(t, words);
     uint32_t hops = 0;
     for (;;) {
       const uint32_t guard = guard_before<F>(t, words);
-      const uint64_t mine = read_slab(t, words);
+      const uint64_t mine = read_slab<F>(t, words);
       const uint32_t found = t.ballot(key_of(mine) == key) & kKeyLanes;
       if (!found && absent_needs_snapshot<F>() && !read_was_snapshot(t, words, guard)) {
         if (!retries.again()) return {core::op_status::gave_up};
         continue;  // a delete overlapped the read: read this slab again
+      }
+      if (found && !fixed<F>(slab_hash_fix::delete_cas_found_pair)) {
+        // As printed (lines 58-60): the source lane stores DELETED_KEY at
+        // its own lane's word of the slab, whatever slot holds the key, and
+        // the operation ends. Result (the paper's DELETE returns none): map,
+        // removed; multimap, the value word next to the found key.
+        const uint32_t at = static_cast<uint32_t>(core::lowest_lane(found));
+        if (t.lane() == src) {
+          if (guarded) guard_enter(t, words);
+          t.store(&words[src], kDeletedKey, core::order::weak, core::scope::gpu);
+          if (guarded) guard_leave<F>(t, words);
+        }
+        const uint32_t value = t.shfl(value_of(mine), at + 1);
+        if (!multi) return {core::op_status::done, ResultKind::Bool, 1};
+        return {core::op_status::done, ResultKind::Value, value};
       }
       if (found) {
         const uint32_t at = static_cast<uint32_t>(core::lowest_lane(found));
@@ -406,7 +470,7 @@ struct slab_hash {
         uint32_t value = 0;
         if (t.lane() == at) {
           uint64_t* slot = pair_at(words, at);
-          if (multi) guard_enter(t, words);
+          if (guarded) guard_enter(t, words);
           if (multi && mutant_of<F>() == slab_hash_mutant::delete_by_exchange) {
             // The bug: swap EMPTY in without checking that the slot still
             // holds the pair seen, so a pair inserted meanwhile is lost.
@@ -423,7 +487,7 @@ struct slab_hash {
             removed = t.cas(slot, mine, now, core::order::relaxed, core::scope::gpu) == mine;
             value = value_of(mine);
           }
-          if (multi) guard_leave<F>(t, words);
+          if (guarded) guard_leave<F>(t, words);
         }
         if (t.ballot(removed)) {
           if (!multi) return {core::op_status::done, ResultKind::Bool, 1};
@@ -433,10 +497,12 @@ struct slab_hash {
         continue;  // lost a race on that slot: read this slab again
       }
       const uint32_t link = t.shfl(value_of(mine), kAddressLane);
+      // Line 65 clears every lane's is_active; ours ends only the source's
+      // operation (delete_ends_source_only: the driver advances only its queue).
       if (link == slab_alloc::kEmptyPointer)
         return multi ? core::op_result{core::op_status::done, ResultKind::Absent, 0}
                      : core::op_result{core::op_status::done, ResultKind::Bool, 0};
-      if (!follow(t, words, link, hops)) return {core::op_status::failed};
+      if (!follow<F>(t, words, link, hops)) return {core::op_status::failed};
     }
   }
 
@@ -444,32 +510,39 @@ struct slab_hash {
   // slot CASes against its own read of the pair. Multimap mode: they are
   // lane src's (the owner), which CASes the chosen EMPTY slot from
   // EMPTY_PAIR (a slot whose key is EMPTY holds EMPTY_PAIR: every write of
-  // a pair is whole).
+  // a pair is whole). my_key: this lane's own pending key (the printed
+  // myKey of line 32).
   template <int F, class Team>
   WC_HD core::op_result insert(Team& t, uint32_t key, uint32_t value, uint32_t bucket, uint32_t src,
-                               lane_state& alloc_state) const {
+                               lane_state& alloc_state, uint32_t my_key) const {
     const bool multi = mode_of<F>() == slab_hash_mode::multimap;
+    // Line 32 compares each lane's word with its own myKey; the fix
+    // compare_source_key, with the source's key (broadcast).
+    const uint32_t compared = fixed<F>(slab_hash_fix::compare_source_key) ? key : my_key;
+    // Line 35 CASes from EMPTY_PAIR even where the slot holds the key (a
+    // REPLACE of a present key then fails forever); the fix
+    // replace_cas_seen_pair (map) CASes from the pair there, read whole by
+    // the slot's lane.
+    const bool cas_seen = !multi && fixed<F>(slab_hash_fix::replace_cas_seen_pair);
     uint32_t* words = base_slabs + size_t(bucket) * 32;  // the base slab, then the list's
     core::bounded_spin<Team> retries(t, words);
     uint32_t hops = 0;
     for (;;) {
-      const uint64_t mine = read_slab(t, words);
+      const uint64_t mine = read_slab<F>(t, words);
       const uint32_t read = key_of(mine);  // the pair's key (lanes 2j and 2j + 1 alike)
       // Map: the key itself (to replace its value) or the first EMPTY slot.
       // Multimap: the first EMPTY slot.
-      const bool wanted = read == kEmptyKey || (!multi && read == key) ||
+      const bool wanted = read == kEmptyKey || (!multi && read == compared) ||
                           (!multi && mutant_of<F>() == slab_hash_mutant::slab_local_uniqueness && read == kDeletedKey);
       uint32_t candidates = t.ballot(wanted) & kKeyLanes;
       bool done = false;
       while (candidates && !done) {
         const uint32_t at = static_cast<uint32_t>(core::lowest_lane(candidates));
         bool ok = false;
-        // Fix: the paper CASes against EMPTY_PAIR even when the slot holds
-        // the key (a REPLACE of an existing key would fail forever).
-        // Compare with the pair actually there, read whole (lane at's load).
-        if (multi ? t.lane() == src : t.lane() == at)
-          ok = t.cas(pair_at(words, at), multi ? kEmptyPair : mine, pair(key, value), core::order::relaxed, core::scope::gpu) ==
-               (multi ? kEmptyPair : mine);
+        if (cas_seen ? t.lane() == at : t.lane() == src) {
+          const uint64_t expected = cas_seen ? mine : kEmptyPair;
+          ok = t.cas(pair_at(words, at), expected, pair(key, value), core::order::relaxed, core::scope::gpu) == expected;
+        }
         done = t.ballot(ok) != 0;
         if (done || mutant_of<F>() != slab_hash_mutant::no_reread_after_failed_cas) break;
         candidates &= candidates - 1;  // the bug: on to the next lane of a stale read
@@ -481,7 +554,7 @@ struct slab_hash {
       }
       const uint32_t after = t.shfl(value_of(mine), kAddressLane);
       if (after != slab_alloc::kEmptyPointer) {
-        if (!follow(t, words, after, hops)) return {core::op_status::failed};
+        if (!follow<F>(t, words, after, hops)) return {core::op_status::failed};
         continue;
       }
       // The list is full: link a new slab, then read this slab again.
@@ -496,7 +569,7 @@ struct slab_hash {
 // Launch: 0 (any operation), slab_hash::kReadOnlyLaunch (searches only,
 // with no writer beside the launch: the caller's promise) or
 // slab_hash::kInsertOnlyLaunch (inserts only), or (tests, and the
-// benchmark's --guard off) slab_hash::kPlantUnguardedAbsent. Tile: the lanes of a tile
+// benchmark's --guard off) slab_hash::kWithoutDeleteGuard. Tile: the lanes of a tile
 // when the bulk driver's rounds are served by tiles (serve_round): 8 (four
 // operations a warp step, the fastest on an H100: bench/RESULTS.md, issue
 // 16 round 3) or 16 (two); 0 serves one operation at a time through
@@ -506,7 +579,7 @@ struct slab_hash_fixed {
   slab_hash table;
   using lane_op = slab_hash::lane_op;
   using lane_state = slab_hash::lane_state;
-  static_assert((Launch & ~slab_hash::kPlantUnguardedAbsent) == 0 || Launch == slab_hash::kReadOnlyLaunch ||
+  static_assert((Launch & ~slab_hash::kWithoutDeleteGuard) == 0 || Launch == slab_hash::kReadOnlyLaunch ||
                 Launch == slab_hash::kInsertOnlyLaunch);
   static_assert(Tile == 0 || Tile == 8 || Tile == 16);
   static constexpr int kFlags = static_cast<int>(M) | Launch | (Tile == 8 ? slab_hash::kQuarterTiles : 0);

@@ -86,7 +86,9 @@ TEST(StressSession, ATargetedScheduleFailureReplaysFromItsSeedAndItsSchedule) {
   const auto dir = fresh_dir("targeted");
   const Structure& s = *registry().find("slabhash");
   StressRequest r = request_from_flags(s, Backend::Sim,
-                                       "--mode multimap --mutant unguarded_absent --scheduler targeted --keys 1 --teams 3 "
+                                       "--mode multimap --variant paper --fixes compare_source_key,replace_cas_seen_pair,"
+                                       "delete_cas_found_pair,delete_ends_source_only,value_from_key_load,initialize_fresh_slab,"
+                                       "link_cas_release,relaxed_slab_loads --scheduler targeted --keys 1 --teams 3 "
                                        "--ops-per-lane 8 --mix insert=45,erase=45,contains=10 --seeds 200 --quiet --no-shrink --out " +
                                            dir.string());
   std::ostringstream out, err;

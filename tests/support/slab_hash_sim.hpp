@@ -130,9 +130,10 @@ struct ApplyOne {
 };
 
 template <class ServeOne = ApplyOne>
-DirectedRace directed_absent_race(const RaceScript& script, uint64_t seed, slab_hash_mutant mutant = slab_hash_mutant::none,
+DirectedRace directed_absent_race(const RaceScript& script, uint64_t seed, uint32_t fixes = structures::slab_hash_fix::kAll,
                                   sim::SchedulerKind scheduler = sim::SchedulerKind::Random, ServeOne serve_one = {}) {
-  SlabHashConfig c = small_table(slab_hash_mode::multimap, mutant);
+  SlabHashConfig c = small_table(slab_hash_mode::multimap);
+  c.fixes = fixes;
   c.teams = 4;
   c.keys = 1000;
   const HostMemory memory(slab_hash_layout(c));

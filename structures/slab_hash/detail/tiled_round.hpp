@@ -32,6 +32,14 @@
 // seqlock snapshot of each slab a tile reads (slab_hash.hpp: every lane of
 // the tile sees one quiet guard word before its loads and the same after)
 // before they answer absent or move on to the next slab.
+//
+// Variants: the tiles run only with the mode fixed at compile time
+// (slab_hash_fixed), that is with every fix of the printed Figure 2 but,
+// when F & kWithoutDeleteGuard, delete_guard (the benchmark's --guard off
+// and the tests of the tiles' directed race). Stress runs never take them
+// (core::run_team_ops serves one operation at a time through serve(),
+// where every fix is a switch); docs/papers/slab_hash.md says why the
+// printed lines need no second rendering here.
 #pragma once
 
 namespace warpcheck::structures {
@@ -170,9 +178,9 @@ WC_HD void slab_hash::serve_tiled(Team& t, const lane_op& mine, bool pending, la
         if (erasing && !multi && lane == at_lane)  // map: the pair seen becomes a tombstone
           ok = t.cas(slot, seen, pair(kDeletedKey, kEmptyValue), core::order::relaxed, core::scope::gpu) == seen;
         if (erasing && multi && lane == at_lane) {  // multimap: the pair seen becomes EMPTY, inside the guard
-          guard_enter(t, words);
+          if (fixed<F>(slab_hash_fix::delete_guard)) guard_enter(t, words);
           ok = t.cas(slot, seen, kEmptyPair, core::order::relaxed, core::scope::gpu) == seen;
-          guard_leave<F>(t, words);
+          if (fixed<F>(slab_hash_fix::delete_guard)) guard_leave<F>(t, words);
         }
         if (inserting && !multi && lane == at_lane)  // map: against the pair seen, read whole
           ok = t.cas(slot, seen, pair(key, value), core::order::relaxed, core::scope::gpu) == seen;

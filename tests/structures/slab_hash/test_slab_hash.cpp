@@ -29,6 +29,7 @@ using structures::slab_alloc;
 using structures::slab_hash;
 using structures::slab_hash_mode;
 using structures::slab_hash_mutant;
+namespace slab_hash_fix = structures::slab_hash_fix;
 
 WorkloadShape shape_of(SlabHashConfig c, ContentionKnobs knobs = {}) {
   c.knobs = knobs;
@@ -86,10 +87,10 @@ TEST(SlabHash, TornSlabReadNeverAnswersAbsentUnderTheDeleteGuard) {
   int caught_without_guard = 0;
   for (uint64_t seed = 1; seed <= 3000; ++seed) {
     const auto pct = sim::SchedulerKind::Pct;  // a lane must lag far behind its warp: PCT's change points do that
-    const DirectedRace guarded = directed_absent_race(inside_one_slab(), seed, slab_hash_mutant::none, pct);
+    const DirectedRace guarded = directed_absent_race(inside_one_slab(), seed, slab_hash_fix::kAll, pct);
     ASSERT_EQ(guarded.verdict, Verdict::Linearizable) << "seed " << seed;
     ASSERT_FALSE(guarded.search_absent) << "seed " << seed << ": an instance was present at every moment";
-    const DirectedRace unguarded = directed_absent_race(inside_one_slab(), seed, slab_hash_mutant::unguarded_absent, pct);
+    const DirectedRace unguarded = directed_absent_race(inside_one_slab(), seed, slab_hash_fix::kAll & ~slab_hash_fix::delete_guard, pct);
     // Without the guard an absent answer here is always a violation.
     ASSERT_EQ(unguarded.search_absent, unguarded.verdict == Verdict::Violation) << "seed " << seed;
     caught_without_guard += unguarded.verdict == Verdict::Violation;

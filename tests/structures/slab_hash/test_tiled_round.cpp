@@ -86,11 +86,11 @@ void torn_tile_read_never_answers_absent(uint64_t seeds) {
   for (uint64_t seed = 1; seed <= seeds; ++seed) {
     const auto targeted = sim::SchedulerKind::Targeted;  // preempted inside its read of the slab until writes tear it
     const test::DirectedRace guarded =
-        test::directed_absent_race(test::inside_one_slab(), seed, structures::slab_hash_mutant::none, targeted, ServeAsRound<Tile, 0>{});
+        test::directed_absent_race(test::inside_one_slab(), seed, structures::slab_hash_fix::kAll, targeted, ServeAsRound<Tile, 0>{});
     ASSERT_EQ(guarded.verdict, Verdict::Linearizable) << "tiles of " << Tile << ", seed " << seed;
     ASSERT_FALSE(guarded.search_absent) << "tiles of " << Tile << ", seed " << seed << ": an instance was present at every moment";
     const test::DirectedRace unguarded = test::directed_absent_race(
-        test::inside_one_slab(), seed, structures::slab_hash_mutant::none, targeted, ServeAsRound<Tile, slab_hash::kPlantUnguardedAbsent>{});
+        test::inside_one_slab(), seed, structures::slab_hash_fix::kAll, targeted, ServeAsRound<Tile, slab_hash::kWithoutDeleteGuard>{});
     ASSERT_EQ(unguarded.search_absent, unguarded.verdict == Verdict::Violation) << "tiles of " << Tile << ", seed " << seed;
     caught_without_guard += unguarded.verdict == Verdict::Violation;
   }
