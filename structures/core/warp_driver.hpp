@@ -30,6 +30,17 @@ concept WarpStructureWithPoints =
       { s.apply(t, op, state, c) } -> std::same_as<op_result>;
     };
 
+// A structure whose printed algorithm reads each lane's own pending
+// operation while the team serves another's (the slab hash's myKey and
+// src_lane): apply_own() gets this lane's pending operation (its last
+// once its queue is done) and the source lane; the team serves the
+// source's.
+template <class S, class T>
+concept WarpStructureWithOwnOps =
+    WarpTeam<T> && requires(const S s, T& t, const workload_op& own, uint32_t src, typename S::lane_state& state) {
+      { s.apply_own(t, own, src, state) } -> std::same_as<op_result>;
+    };
+
 // Runs the team's queue. Returns false when an operation gave up or failed
 // (the rest of the team's queue is not run; its operation stays pending).
 template <class Team, class Structure>
@@ -58,6 +69,8 @@ WC_HD bool run_team_ops(Team& t, const Structure& s, team_ops work, const histor
     op_result r;  // apply() ends with a collective, after its last shared access
     if constexpr (WarpStructureWithPoints<Structure, Team>)
       r = s.apply(t, op, state, log ? point_clock{log->clock, log->ticket, true} : point_clock{});
+    else if constexpr (WarpStructureWithOwnOps<Structure, Team>)
+      r = s.apply_own(t, mine[next < work.per_lane ? next : work.per_lane - 1], src, state);
     else
       r = s.apply(t, op, state);
     if (r.status != op_status::done) return false;

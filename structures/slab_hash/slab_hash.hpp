@@ -276,12 +276,17 @@ struct slab_hash {
   template <int F, class Team>
   WC_HD core::op_result serve_round(Team& t, const lane_op& mine, bool pending, lane_state& alloc_state) const;
 
-  // Every lane calls with the same operation (the generic driver, tests):
-  // served as lane 0's, so the printed loop's myKey (line 32) is the
-  // source's key on every lane and its src_lane (line 59) is lane 0.
+  // Every lane calls with the same operation (tests).
   template <class Team>
   WC_HD core::op_result apply(Team& t, const core::workload_op& op, lane_state& alloc_state) const {
     return serve(t, prepare(op.kind, static_cast<uint32_t>(op.key), static_cast<uint32_t>(op.value)), 0, alloc_state);
+  }
+  // The generic driver (core::run_team_ops): every lane calls with its own
+  // pending operation (or its last), the team serves lane src's. The
+  // printed loop's myKey and src_lane (lines 32, 59) are these.
+  template <class Team>
+  WC_HD core::op_result apply_own(Team& t, const core::workload_op& own, uint32_t src, lane_state& alloc_state) const {
+    return serve(t, prepare(own.kind, static_cast<uint32_t>(own.key), static_cast<uint32_t>(own.value)), src, alloc_state);
   }
 
  private:
