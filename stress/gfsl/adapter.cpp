@@ -13,7 +13,9 @@ namespace fix = structures::gfsl_fix;
 
 // The fixes' names, in structures::gfsl_fix bit order.
 const std::vector<std::string> kFixNames = {"unlock_next_after_split", "unlock_on_vanished_key", "reread_next_after_split",
-                                            "validated_absent", "raise_locked_key"};
+                                            "validated_absent",        "raise_locked_key",       "zombie_stays_locked",
+                                            "sync_lanes_between_writes", "acquire_reads",        "release_writes",
+                                            "down_ptr_to_found_chunk", "unlock_last_chunk"};
 }  // namespace
 
 StructureSpec GfslAdapter::declare() {
@@ -105,7 +107,20 @@ StructureSpec GfslAdapter::declare() {
       {"validated_absent", "G4: an absent answer from a chunk read that a concurrent shift tore (two transactions); "
                            "the chunk is read again between two equal, free loads of its LOCK word", paper},
       {"raise_locked_key", "G6: a bottom split raises the new chunk's smallest key, which it does not hold locked", paper},
+      {"zombie_stays_locked", "G8: Alg. 4.12 line 26 unlocks the chunk line 22 marked a zombie, writing 'unlocked' over the mark", paper},
+      {"sync_lanes_between_writes", "G9: shifts, splits, merges and unlocks order one lane's write after another's by warp lockstep "
+                                    "alone (Alg. 4.7 lines 7-10, 4.9 lines 27-32, 4.12); ours: __syncwarp between them", paper},
+      {"acquire_reads", "G7: chunk reads, head loads and the lock CAS are plain (Alg. 4.2-4.8): a team that follows a new link "
+                        "may read the chunk as it was before the writes the link publishes; ours: acquire", paper},
+      {"release_writes", "G10: unlocks, the split's link (Alg. 4.9 line 30), zombie marks and unlinks, head updates are plain "
+                         "writes: what they publish may become visible after them; ours: release", paper},
+      {"down_ptr_to_found_chunk", "Alg. 4.10 line 11 points the raised key at lowerMovedCh; ours at the enclosing chunk "
+                                  "line 10 found (section 4.3's reading)", paper,
+       "both chunks reach the key laterally (lowerMovedCh is where the key moved, the found chunk its enclosing chunk "
+       "at or right of it; the down-pointer invariant holds either way); TBD runs"},
+      {"unlock_last_chunk", "G11: removeFromChunk returns with the last chunk of a level locked (Alg. 4.12 lines 10-12)", paper},
   };
+  s.audit = "docs/papers/gfsl.md";
   s.findings = {
       {"G1_next_chunk_never_unlocked", without("unlock_next_after_split") + small, kOracleDeadlock, 50, "unlock_next_after_split"},
       {"G2_delete_keeps_bottom_lock", without("unlock_on_vanished_key") + small, kOracleDeadlock, 50, "unlock_on_vanished_key"},
