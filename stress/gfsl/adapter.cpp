@@ -104,7 +104,8 @@ StructureSpec GfslAdapter::declare() {
       {"unlock_next_after_split", "G1: preSplit locks the next chunk and Algorithm 4.9 never releases it: a deadlock", paper},
       {"unlock_on_vanished_key", "G2: Delete returns false with its bottom chunk locked when k vanished (Alg. 4.11, lines 9-10)", paper},
       {"reread_next_after_split", "G3: a merge writes back the next chunk as read before splitting it (Alg. 4.12, line 21)", paper},
-      {"validated_absent", "G4: an absent answer from a chunk read that a concurrent shift tore (two transactions); "
+      {"validated_absent", "G4: an absent answer from a chunk read that a concurrent shift tore (two transactions; in relaxed "
+                           "memory, lanes' loads of different ages); "
                            "the chunk is read again between two equal, free loads of its LOCK word", paper},
       {"raise_locked_key", "G6: a bottom split raises the new chunk's smallest key, which it does not hold locked", paper},
       {"zombie_stays_locked", "G8: Alg. 4.12 line 26 unlocks the chunk line 22 marked a zombie, writing 'unlocked' over the mark", paper},
@@ -139,8 +140,9 @@ StructureSpec GfslAdapter::declare() {
       {"G6_raised_key_deleted_meanwhile",
        without("raise_locked_key") + " --chunk 16 --keys 20 --ops-per-lane 6 --teams 2 --mix insert=50,erase=50,contains=0",
        kOracleInvariants, 400, "raise_locked_key"},
-      // Relaxed memory: a team that follows a link a split published reads
-      // the new chunk as it was before the copy (G4 no longer hides it).
+      // Relaxed memory: a team reads a chunk as it was before what the link
+      // or unlock it followed published (G4 no longer hides it); first
+      // caught as a key in two live chunks.
       {"G7_read_path_without_acquire", without("acquire_reads") + small + " --memory-model relaxed",
        kOracleChecker | kOracleInvariants | kOracleStructureCheck, 5, "acquire_reads"},
       // The unlock stores "unlocked" over the mark: the chunk is live again
