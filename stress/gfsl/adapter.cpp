@@ -13,7 +13,9 @@ namespace fix = structures::gfsl_fix;
 
 // The fixes' names, in structures::gfsl_fix bit order.
 const std::vector<std::string> kFixNames = {"unlock_next_after_split", "unlock_on_vanished_key", "reread_next_after_split",
-                                            "validated_absent", "raise_locked_key"};
+                                            "validated_absent",        "raise_locked_key",       "zombie_stays_locked",
+                                            "sync_lanes_between_writes", "acquire_reads",        "release_writes",
+                                            "down_ptr_to_found_chunk", "unlock_last_chunk"};
 }  // namespace
 
 StructureSpec GfslAdapter::declare() {
@@ -102,10 +104,28 @@ StructureSpec GfslAdapter::declare() {
       {"unlock_next_after_split", "G1: preSplit locks the next chunk and Algorithm 4.9 never releases it: a deadlock", paper},
       {"unlock_on_vanished_key", "G2: Delete returns false with its bottom chunk locked when k vanished (Alg. 4.11, lines 9-10)", paper},
       {"reread_next_after_split", "G3: a merge writes back the next chunk as read before splitting it (Alg. 4.12, line 21)", paper},
-      {"validated_absent", "G4: an absent answer from a chunk read that a concurrent shift tore (two transactions); "
+      {"validated_absent", "G4: an absent answer from a chunk read that a concurrent shift tore (two transactions; in relaxed "
+                           "memory, lanes' loads of different ages); "
                            "the chunk is read again between two equal, free loads of its LOCK word", paper},
       {"raise_locked_key", "G6: a bottom split raises the new chunk's smallest key, which it does not hold locked", paper},
+      {"zombie_stays_locked", "G8: Alg. 4.12 line 26 unlocks the chunk line 22 marked a zombie, writing 'unlocked' over the mark", paper},
+      {"sync_lanes_between_writes", "G9: shifts, splits, merges and unlocks order one lane's write after another's by warp lockstep "
+                                    "alone (Alg. 4.7 lines 7-10, 4.9 lines 27-32, 4.12); ours: __syncwarp between them", paper, "",
+       "a scheduler that holds one lane of a writing warp back while other warps read (--delays and the targeted "
+       "scheduler stop whole teams, and every collective is a barrier in the simulator, so two lanes' writes out of order "
+       "leave a window of a few steps): not caught in 700 seeds of six shapes (docs/papers/gfsl.md)"},
+      {"acquire_reads", "G7: chunk reads, head loads and the lock CAS are plain (Alg. 4.2-4.8): a team that follows a new link "
+                        "may read the chunk as it was before the writes the link publishes; ours: acquire", paper},
+      {"release_writes", "G10: unlocks, the split's link (Alg. 4.9 line 30), zombie marks and unlinks, head updates are plain "
+                         "writes: what they publish may become visible after them; ours: release", paper},
+      {"down_ptr_to_found_chunk", "Alg. 4.10 line 11 points the raised key at lowerMovedCh; ours at the enclosing chunk "
+                                  "line 10 found (section 4.3's reading)", paper,
+       "both chunks reach the key laterally (lowerMovedCh is where the key moved, the found chunk its enclosing chunk "
+       "at or right of it; the down-pointer invariant holds either way); without it, clean over 100 seeds each: "
+       "16-entry splits and merges in sc and in relaxed memory, the delete-heavy churn under PCT"},
+      {"unlock_last_chunk", "G11: removeFromChunk returns with the last chunk of a level locked (Alg. 4.12 lines 10-12)", paper},
   };
+  s.audit = "docs/papers/gfsl.md";
   s.findings = {
       {"G1_next_chunk_never_unlocked", without("unlock_next_after_split") + small, kOracleDeadlock, 50, "unlock_next_after_split"},
       {"G2_delete_keeps_bottom_lock", without("unlock_on_vanished_key") + small, kOracleDeadlock, 50, "unlock_on_vanished_key"},
@@ -120,6 +140,20 @@ StructureSpec GfslAdapter::declare() {
       {"G6_raised_key_deleted_meanwhile",
        without("raise_locked_key") + " --chunk 16 --keys 20 --ops-per-lane 6 --teams 2 --mix insert=50,erase=50,contains=0",
        kOracleInvariants, 400, "raise_locked_key"},
+      // Relaxed memory: a team reads a chunk as it was before what the link
+      // or unlock it followed published (G4 no longer hides it); first
+      // caught as a key in two live chunks.
+      {"G7_read_path_without_acquire", without("acquire_reads") + small + " --memory-model relaxed",
+       kOracleChecker | kOracleInvariants | kOracleStructureCheck, 5, "acquire_reads"},
+      // The unlock stores "unlocked" over the mark: the chunk is live again
+      // and the next team writes into what the zombie detector retired.
+      {"G8_unlock_revives_zombie", without("zombie_stays_locked") + small, kOracleShadow | kOracleZombie | kOracleChecker, 5,
+       "zombie_stays_locked"},
+      {"G10_plain_unlock_publishes_nothing", without("release_writes") + small + " --memory-model relaxed",
+       kOracleChecker | kOracleInvariants | kOracleStructureCheck, 5, "release_writes"},
+      // A lower spin bound: the lock is held for good, the run ends 10x sooner.
+      {"G11_last_chunk_stays_locked", without("unlock_last_chunk") + small + " --spin-bound 2000", kOracleDeadlock, 5,
+       "unlock_last_chunk"},
   };
   s.suite = {
       // Our points are a claim too: the runs pinned to the simulator (by a

@@ -13,7 +13,8 @@
 // The LOCK word: owner team + 1 in the low 32 bits (0: free; ZOMBIE marks
 // a chunk merged away; FRESH, all ones, a chunk just allocated, locked by
 // its allocator), and a version in the high 32 bits that every unlock
-// increments (the validated-absent fix reads it as a sequence lock).
+// increments with the validated-absent fix, which reads it as a sequence
+// lock (as printed, an unlock writes "unlocked" and the version stays 0).
 //
 // Keys: 0 is minus infinity (the first chunk of every level holds it),
 // 0xFFFFFFFF infinity; structure keys are workload keys + 1.
@@ -51,7 +52,13 @@ inline constexpr uint32_t unlock_on_vanished_key = 1u << 1;    // Delete unlocks
 inline constexpr uint32_t reread_next_after_split = 1u << 2;   // a merge reads the next chunk again after splitting it
 inline constexpr uint32_t validated_absent = 1u << 3;          // "absent" only from a chunk read that no writer overlapped
 inline constexpr uint32_t raise_locked_key = 1u << 4;          // a bottom split raises the key the team holds locked
-inline constexpr uint32_t kAll = (1u << 5) - 1;
+inline constexpr uint32_t zombie_stays_locked = 1u << 5;       // removeFromChunk's last unlock leaves the zombie mark
+inline constexpr uint32_t sync_lanes_between_writes = 1u << 6; // __syncwarp where the printed code relies on lockstep
+inline constexpr uint32_t acquire_reads = 1u << 7;             // chunk and head reads, the lock CAS: acquire
+inline constexpr uint32_t release_writes = 1u << 8;            // unlock, links, zombie marks, head updates: release
+inline constexpr uint32_t down_ptr_to_found_chunk = 1u << 9;   // updateDownPtr points at the chunk the walk found
+inline constexpr uint32_t unlock_last_chunk = 1u << 10;        // removeFromChunk unlocks the last chunk of a level it removed from
+inline constexpr uint32_t kAll = (1u << 11) - 1;
 }  // namespace gfsl_fix
 
 // Planted bugs, one switch each (stress/gfsl/adapter.cpp says what each

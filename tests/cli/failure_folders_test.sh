@@ -63,7 +63,8 @@ finding stadium S5_clstash_push_overwrites_queued_jobs
 # The zombie detector's catch: a lateral step that does not skip a zombie
 # (the run of the structure tests' TheZombieDetectorNamesTheChunkAndBothEvents).
 folder zombie "zombie detector" stress --structure gfsl --variant paper --fixes \
-  unlock_next_after_split,unlock_on_vanished_key,reread_next_after_split,raise_locked_key --chunk 16 --keys 30 \
+  unlock_next_after_split,unlock_on_vanished_key,reread_next_after_split,raise_locked_key,zombie_stays_locked,sync_lanes_between_writes,acquire_reads,release_writes,down_ptr_to_found_chunk,unlock_last_chunk \
+  --chunk 16 --keys 30 \
   --ops-per-lane 4 --teams 4 --mix insert=40,erase=30,contains=30 --mutant no_zombie_skip --seeds 200
 grep -q "a zombie" "$dir/zombie.check" || { cat "$dir/zombie.check"; fail "zombie: the record does not say zombie"; }
 echo "failure folders: 6 of 6 tell their failure on their own"

@@ -35,7 +35,7 @@ WC_HD uint64_t insert_into(team_context<Team>& c, const chunk_read& r, uint32_t 
       c.write(r.chunk, c.lane, mine);
       if (c.lane == at) point = c.clock.now(c.t);
     }
-    c.t.sync();
+    c.sync_writes();
   }
   return c.t.shfl(point, at);
 }
@@ -67,15 +67,15 @@ WC_HD split_result split_chunk(team_context<Team>& c, uint32_t split) {
   auto copy = [&] {
     if (moved) c.write(out.fresh, c.lane - half, r.e);
     if (c.is_next()) c.write(out.fresh, c.next_lane, entry(old_max, last ? kNil : next));  // the new chunk takes the old max and next
-    c.t.sync();
+    c.sync_writes();
   };
   auto link = [&] {  // one 64-bit write: the new max and the new chunk; release publishes the copy
-    if (c.is_next()) c.write(split, c.next_lane, entry(out.threshold, out.fresh), core::order::release);
-    c.t.sync();
+    if (c.is_next()) c.write(split, c.next_lane, entry(out.threshold, out.fresh), c.publish_order());
+    c.sync_writes();
   };
   auto empty_moved = [&] {
     if (moved) c.write(split, c.lane, kEmptyEntry);
-    c.t.sync();
+    c.sync_writes();
   };
   if (c.s.planted(gfsl_mutant::link_before_copy)) {
     link();
@@ -123,9 +123,14 @@ WC_HD void update_down_pointers(team_context<Team>& c, uint32_t level, const chu
       const chunk_read u = c.read(held);
       const uint32_t at = c.lane_with_key(u, key);
       if (at != kNone) {
+        // Line 11 points the key at lowerMovedCh, the chunk its keys moved
+        // to; the fix (down_ptr_to_found_chunk) points it at the enclosing
+        // chunk the line-10 walk found, as section 4.3 says ("the chunk it
+        // discovered"). Both reach the key laterally.
+        const uint32_t target = c.s.fixed(gfsl_fix::down_ptr_to_found_chunk) ? low.at.chunk : lower;
         c.act_on(low.at, "linked to");
-        if (c.lane == at) c.write(held, at, entry(key, low.at.chunk));
-        c.t.sync();
+        if (c.lane == at) c.write(held, at, entry(key, target));
+        c.sync_writes();
       }
     }
     c.unlock(held);

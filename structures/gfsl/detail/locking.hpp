@@ -61,8 +61,8 @@ WC_HD uint32_t lock_next(team_context<Team>& c, uint32_t held, bool& last) {
         return kNil;
       }
       const uint32_t past = c.next_of(r);
-      if (c.is_next()) c.write(held, c.next_lane, entry(key_of(mine.e), past), core::order::release);
-      c.t.sync();
+      if (c.is_next()) c.write(held, c.next_lane, entry(key_of(mine.e), past), c.publish_order());
+      c.sync_writes();
       continue;
     }
     if (c.locked(r) || !c.try_lock(r)) {

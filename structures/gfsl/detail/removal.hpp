@@ -27,7 +27,7 @@ WC_HD uint64_t remove_by_shift(team_context<Team>& c, const chunk_read& r, uint3
   if (at + 1 == count && count >= 2 && max != kEmptyKey) {
     const uint32_t below = c.key_from(r, count - 2);
     if (c.is_next()) c.write(r.chunk, c.next_lane, entry(below, value_of(r.e)));
-    c.t.sync();
+    c.sync_writes();
   }
   const uint64_t right = c.t.shfl(r.e, c.lane + 1 < c.n ? c.lane + 1 : c.lane);
   uint64_t point = 0;
@@ -36,7 +36,7 @@ WC_HD uint64_t remove_by_shift(team_context<Team>& c, const chunk_read& r, uint3
       c.write(r.chunk, i, i + 1 < count ? right : kEmptyEntry);
       if (i == at) point = c.clock.now(c.t);
     }
-    c.t.sync();
+    c.sync_writes();
   }
   return c.t.shfl(point, at);
 }
@@ -49,7 +49,7 @@ WC_HD uint64_t mark_zombie(team_context<Team>& c, uint32_t ch) {
   if (c.is_lock()) {
     uint64_t* word = c.s.entry_at(ch, c.lock_lane);
     const uint64_t held = c.t.load(word, core::order::relaxed, core::scope::gpu);
-    c.t.store(word, lock_word(version_of(held), kZombieOwner), core::order::release, core::scope::gpu);
+    c.t.store(word, lock_word(version_of(held), kZombieOwner), c.publish_order(), core::scope::gpu);
     point = c.clock.now(c.t);
     c.t.retire(c.s.entry_at(ch, 0));
     c.t.lock_released(word);
@@ -75,7 +75,7 @@ WC_HD bool merge_into_next(team_context<Team>& c, const chunk_read& enc, const c
   const uint64_t mine = c.lane < kept ? a : b;
   for (int32_t i = int32_t(total) - 1; i >= 0; --i) {
     if (c.lane == uint32_t(i)) c.write(next.chunk, c.lane, mine);
-    c.t.sync();
+    c.sync_writes();
   }
   return true;
 }
@@ -97,7 +97,10 @@ WC_HD uint64_t remove_from_chunk(team_context<Team>& c, uint32_t k, uint32_t enc
   if (last) {  // lines 10-13: the last chunk of a level is never merged; it may empty
     const uint64_t point = remove_by_shift(c, r, k);
     if (count == 2 && c.key_from(r, 0) == kNegInfKey) count_chunks(c, level, -1);  // only minus infinity left
-    c.unlock(enc);
+    // Finding G11: lines 11-12 return with pEnc locked (lines 6 and 26
+    // unlock it in the other two cases; nothing releases it here): the
+    // last chunk of the level stays locked for good. Fix: unlock it.
+    if (c.s.fixed(gfsl_fix::unlock_last_chunk)) c.unlock(enc);
     return point;
   }
   chunk_read n = c.read(next);  // line 15

@@ -78,6 +78,16 @@ struct team_context {
   WC_HD void write(uint32_t c, uint32_t i, uint64_t e, core::order o = core::order::relaxed) {
     t.store(s.entry_at(c, i), e, o, core::scope::gpu);
   }
+  // A __syncwarp where the printed code orders one lane's write after
+  // another lane's by lockstep alone (fix sync_lanes_between_writes).
+  WC_HD void sync_writes();
+
+  // ---- memory orders the printed code does not state ----
+  // Acquire for reads that follow a published pointer, for head loads and
+  // the lock CAS (fix acquire_reads); release for unlocks, links, zombie
+  // marks and head updates (fix release_writes). As printed: relaxed.
+  WC_HD core::order read_order() const;
+  WC_HD core::order publish_order() const;
 
   // ---- locks ----
   WC_HD bool try_lock(const chunk_read& r);  // one CAS when r shows the chunk free; true when this team holds it now
@@ -108,6 +118,21 @@ WC_HD team_context<Team>::team_context(Team& team, const gfsl& structure, core::
       next_lane(structure.chunk - 2), lock_lane(structure.chunk - 1) {}
 
 template <class Team>
+WC_HD void team_context<Team>::sync_writes() {
+  if (s.fixed(gfsl_fix::sync_lanes_between_writes)) t.sync();
+}
+
+template <class Team>
+WC_HD core::order team_context<Team>::read_order() const {
+  return s.fixed(gfsl_fix::acquire_reads) ? core::order::acquire : core::order::relaxed;
+}
+
+template <class Team>
+WC_HD core::order team_context<Team>::publish_order() const {
+  return s.fixed(gfsl_fix::release_writes) ? core::order::release : core::order::relaxed;
+}
+
+template <class Team>
 WC_HD bool team_context<Team>::valid_chunk(uint32_t c) {
   if (c < s.pool_chunks) return true;
   return fail(c == kNil ? "gfsl: a walk ran past the last chunk of a level" : "gfsl: a chunk pointer outside the pool",
@@ -120,7 +145,7 @@ WC_HD chunk_read team_context<Team>::read(uint32_t c) {
   r.chunk = c;
   // One coalesced read: lane i takes entry i (in the simulator, the lanes of
   // each 128-byte segment at one step, so writes can fall between segments).
-  r.e = t.load_coalesced(lane < n ? s.entry_at(c, lane) : nullptr, core::order::relaxed, core::scope::gpu);
+  r.e = t.load_coalesced(lane < n ? s.entry_at(c, lane) : nullptr, read_order(), core::scope::gpu);
   if constexpr (Team::kShadow) r.lock_step = t.shfl(t.last_load_step(), lock_lane);
   return r;
 }
@@ -131,7 +156,7 @@ WC_HD bool team_context<Team>::try_lock(const chunk_read& r) {
   if (is_lock() && owner_of(r.e) == 0) {
     uint64_t* word = s.entry_at(r.chunk, lock_lane);
     const uint64_t mine = lock_word(version_of(r.e), t.team_id() + 1);
-    won = t.cas(word, r.e, mine, core::order::acquire, core::scope::gpu) == r.e;
+    won = t.cas(word, r.e, mine, read_order(), core::scope::gpu) == r.e;
     if (won) t.lock_acquired(word);
   }
   return t.shfl(won, lock_lane);
@@ -142,17 +167,21 @@ WC_HD void team_context<Team>::unlock(uint32_t c) {
   if (is_lock()) {
     uint64_t* word = s.entry_at(c, lock_lane);
     const uint64_t held = t.load(word, core::order::relaxed, core::scope::gpu);  // ours: nobody else writes it
-    // A zombie stays a zombie: its mark is its lock, never released
-    // (Algorithm 4.12 line 26 "unlocks" the chunk it marked at line 22;
-    // the text unlocks "any non-zombie chunks").
-    if (owner_of(held) != kZombieOwner || s.planted(gfsl_mutant::unlock_erases_zombie)) {
+    // Algorithm 4.12 line 26 unlocks the chunk it marked a zombie at line
+    // 22, which writes "unlocked" over the mark: the zombie is live again
+    // with the keys it gave away. The fix (zombie_stays_locked): a zombie's
+    // mark is its lock, never released (the text unlocks "any non-zombie
+    // chunks").
+    const bool keep_mark = owner_of(held) == kZombieOwner && s.fixed(gfsl_fix::zombie_stays_locked);
+    if (!keep_mark || s.planted(gfsl_mutant::unlock_erases_zombie)) {
       t.lock_released(word);
       // Release: this team's writes to the chunk before any later locker's reads.
-      t.store(word, lock_word(version_of(held) + 1, 0),
-              s.planted(gfsl_mutant::unlock_without_release) ? core::order::relaxed : core::order::release, core::scope::gpu);
+      const uint32_t version = version_of(held) + (s.fixed(gfsl_fix::validated_absent) ? 1 : 0);
+      t.store(word, lock_word(version, 0), s.planted(gfsl_mutant::unlock_without_release) ? core::order::relaxed : publish_order(),
+              core::scope::gpu);
     }
   }
-  t.sync();
+  sync_writes();
 }
 
 template <class Team>
@@ -177,7 +206,7 @@ WC_HD uint32_t team_context<Team>::allocate() {
     t.store(s.entry_at(c, lock_lane), lock_word(0, t.team_id() + 1), core::order::relaxed, core::scope::gpu);
     t.lock_acquired(s.entry_at(c, lock_lane));
   }
-  t.sync();
+  sync_writes();
   return c;
 }
 

@@ -20,7 +20,7 @@ WC_HD uint32_t height(team_context<Team>& c) {
 template <class Team>
 WC_HD uint32_t head_of(team_context<Team>& c, uint32_t level) {
   uint32_t h = 0;
-  if (c.lane == 0) h = c.t.load(c.s.heads + level, core::order::acquire, core::scope::gpu);
+  if (c.lane == 0) h = c.t.load(c.s.heads + level, c.read_order(), core::scope::gpu);
   return c.t.shfl(h, 0u);
 }
 
@@ -68,13 +68,15 @@ WC_HD uint64_t stamp_of(team_context<Team>& c, uint32_t deciding_lane) {
 // back is not enough: the LOCK entry shares a transaction with entries
 // 16-29, and a whole lock-shift-unlock can fall between the transactions:
 // finding G4b, refuted by the framework, tests/structures/gfsl.)
-// Ordering on the GPU: the LOCK lane's first load is an acquire and the
-// team syncs before reading the chunk; after the chunk the team syncs and
-// the LOCK lane fences before its second load.
+// The team syncs before reading the chunk and after it. Ordering in
+// relaxed memory is not this fix's: with acquire_reads the LOCK lane's
+// first load is an acquire and it fences before its second load; without
+// it both loads are relaxed (the chunk read may then be stale however the
+// two LOCK loads compare: finding G7 shows the read path needs acquire).
 template <class Team>
 WC_HD uint64_t lock_before_read(team_context<Team>& c, uint32_t chunk) {
   uint64_t before = 0;
-  if (c.is_lock()) before = c.t.load(c.s.entry_at(chunk, c.lock_lane), core::order::acquire, core::scope::gpu);
+  if (c.is_lock()) before = c.t.load(c.s.entry_at(chunk, c.lock_lane), c.read_order(), core::scope::gpu);
   c.t.sync();
   return before;  // meaningful in the LOCK lane
 }
@@ -86,7 +88,7 @@ WC_HD bool absent_holds(team_context<Team>& c, uint32_t chunk, uint64_t before, 
   c.t.sync();
   uint64_t again = 0;
   if (c.is_lock()) {
-    c.t.fence(core::order::acq_rel, core::scope::gpu);
+    if (c.s.fixed(gfsl_fix::acquire_reads)) c.t.fence(core::order::acq_rel, core::scope::gpu);
     again = c.t.load(c.s.entry_at(chunk, c.lock_lane), core::order::relaxed, core::scope::gpu);
   }
   point = stamp_of(c, c.lock_lane);
@@ -141,8 +143,8 @@ WC_HD void unlink_zombie(team_context<Team>& c, uint32_t pred, uint32_t zombie, 
   p = c.read(pred);
   if (!c.zombie(p) && c.next_of(p) == zombie) {
     c.act_on(live, "linked to");
-    if (c.is_next()) c.write(pred, c.next_lane, entry(key_of(p.e), live.chunk), core::order::release);
-    c.t.sync();
+    if (c.is_next()) c.write(pred, c.next_lane, entry(key_of(p.e), live.chunk), c.publish_order());
+    c.sync_writes();
   }
   c.unlock(pred);
 }
@@ -185,8 +187,8 @@ WC_HD lateral_result walk_to_enclosing(team_context<Team>& c, uint32_t from, uin
       if (!c.ok) break;
       if (pred != kNil) unlink_zombie(c, pred, cur, live);
       else if (c.lane == 0 && head_of_level_is(c, level, cur))
-        c.t.cas(c.s.heads + level, cur, live.chunk, core::order::release, core::scope::gpu);  // updateHeadArray
-      c.t.sync();
+        c.t.cas(c.s.heads + level, cur, live.chunk, c.publish_order(), core::scope::gpu);  // updateHeadArray
+      c.sync_writes();
       cur = live.chunk;
       continue;
     }
@@ -257,8 +259,8 @@ WC_HD uint32_t descend(team_context<Team>& c, uint32_t k, uint32_t to_level, uin
           if (!c.ok) return kNil;
           if (have_prev) unlink_zombie(c, prev.chunk, cur, live);
           else if (c.lane == 0 && head_of_level_is(c, h, cur))
-            c.t.cas(c.s.heads + h, cur, live.chunk, core::order::release, core::scope::gpu);
-          c.t.sync();
+            c.t.cas(c.s.heads + h, cur, live.chunk, c.publish_order(), core::scope::gpu);
+          c.sync_writes();
           r = live;
           cur = live.chunk;
         } else {
@@ -298,7 +300,7 @@ WC_HD uint32_t descend(team_context<Team>& c, uint32_t k, uint32_t to_level, uin
 
 template <class Team>
 WC_HD uint32_t head_of_lane(team_context<Team>& c) {
-  return c.t.load(c.s.heads + c.lane, core::order::acquire, core::scope::gpu);
+  return c.t.load(c.s.heads + c.lane, c.read_order(), core::scope::gpu);
 }
 
 template <class Team>

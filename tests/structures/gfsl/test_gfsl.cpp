@@ -275,7 +275,8 @@ INSTANTIATE_TEST_SUITE_P(Gfsl, GfslTornRead, testing::Values(Shift::Right, Shift
 TEST(Gfsl, TheZombieDetectorNamesTheChunkAndBothEvents) {
   const Structure& gfsl = *registry().find("gfsl");
   const Hunt h = hunt(gfsl, Backend::Sim,
-                      "--variant paper --fixes unlock_next_after_split,unlock_on_vanished_key,reread_next_after_split,raise_locked_key"
+                      "--variant paper --fixes unlock_next_after_split,unlock_on_vanished_key,reread_next_after_split,raise_locked_key,"
+                      "zombie_stays_locked,sync_lanes_between_writes,acquire_reads,release_writes,down_ptr_to_found_chunk,unlock_last_chunk"
                       " --chunk 16 --keys 30 --ops-per-lane 4 --teams 4 --mix insert=40,erase=30,contains=30 --mutant no_zombie_skip",
                       200, true);
   ASSERT_TRUE(h.first.has_value()) << "no_zombie_skip survived";
