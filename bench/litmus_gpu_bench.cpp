@@ -79,11 +79,6 @@ int main(int argc, char** argv) {
   const auto t0 = std::chrono::steady_clock::now();
   for (const LitmusTest& t : litmus_tests()) {
     if (!only.empty() && t.name != only) continue;
-    if (t.host_last) {  // a CPU thread's role: this harness runs every role on the GPU
-      std::printf("| %s | %s | %s | %s | not run: the last team is a CPU thread, which this harness does not run |\n",
-                  t.name.c_str(), t.variant.c_str(), t.weak_text.c_str(), t.allowed_by_ptx ? "yes" : "no");
-      continue;
-    }
     const LitmusCount sim = run_litmus(t, sim::MemoryModel::relaxed, sim_seeds);
     const gpu::LitmusGpuCount g = gpu::run_litmus_gpu(t, s);
     forbidden_seen += !t.allowed_by_ptx && g.weak > 0;

@@ -95,7 +95,7 @@ StructureSpec GfslAdapter::declare() {
        .caught_by = 0,
        .applies = {},
        .runs = {"--variant fixed" + churn},
-       .seeds = 100,
+       .seeds = 50,
        .benign = "a down pointer needs only to reach its key laterally, and a zombie's NEXT leads to the chunk that took its keys; "
                  "merges leave down pointers on zombies anyway (finding G5)"},
   };
@@ -131,10 +131,14 @@ StructureSpec GfslAdapter::declare() {
       {"G2_delete_keeps_bottom_lock", without("unlock_on_vanished_key") + small, kOracleDeadlock, 50, "unlock_on_vanished_key"},
       {"G3_merge_with_stale_next", without("reread_next_after_split") + small,
        kOracleStructureCheck | kOracleInvariants | kOracleChecker, 100, "reread_next_after_split"},
+      // In relaxed memory every lane's load may be stale: a 16-entry read
+      // tears too, at once (seed 1). In sc memory only a 32-entry read's two
+      // transactions tear: --chunk 32 --scheduler pct --delays 0.02
+      // --delay-steps 500 shows it at seed 210 (docs/papers/gfsl.md).
       {"G4_torn_chunk_read_misses_key",
-       without("validated_absent") + " --chunk 32 --keys 40 --ops-per-lane 4 --teams 3 --mix insert=50,erase=0,contains=50"
-                                     " --scheduler pct --delays 0.02 --delay-steps 500",
-       kOracleChecker, 300, "validated_absent"},
+       without("validated_absent") + " --chunk 16 --keys 40 --ops-per-lane 4 --teams 3 --mix insert=50,erase=0,contains=50"
+                                     " --memory-model relaxed",
+       kOracleChecker, 5, "validated_absent"},
       // Two teams of inserts and deletes on 20 keys: a Delete of the raised
       // key must fall in the window between the split's unlock and the raise.
       {"G6_raised_key_deleted_meanwhile",

@@ -4,6 +4,7 @@
 
 #include "stress/gpu/device_buffer.cuh"
 #include "stress/gpu/litmus_gpu.hpp"
+#include "stress/gpu/litmus_host_role.hpp"
 #include "stress/litmus_roles.hpp"
 #include "structures/core/cuda/memory.cuh"
 
@@ -39,6 +40,16 @@ struct lane_memory {
   __device__ void fence(order o, core::scope s) { cuda_backend::fence(o, s); }
 };
 
+// Where an instance's x is, for a launch: a permutation drawn from the seed
+// and the launch (instances is a power of two, the factor odd); next lines
+// (x at 2 at lines, y after it), or x at line `at` of its region and y
+// apart_words past it.
+__host__ __device__ uint32_t* instance_x(const Program& p, uint32_t* words, uint32_t instance, uint32_t launch) {
+  const uint32_t factor = uint32_t(p.seed * 2654435761u + launch * 40503u) | 1u;
+  const uint32_t at = (instance * factor + launch) & (p.instances - 1);
+  return words + size_t(at) * (p.apart_words == kWordsApart ? 2 : 1) * kWordsApart;
+}
+
 // One warp a role. In one block: warp w of block b is role w % teams of
 // instance b * kInstancesPerBlock + w / teams. In separate blocks: block b
 // holds role b % teams of instances (b / teams) * kInstancesPerBlock + w.
@@ -50,13 +61,7 @@ __global__ void litmus_kernel(Program p, uint32_t* words, uint32_t* regs, uint32
                                          : (blockIdx.x / p.teams) * kInstancesPerBlock + warp;
   if (instance >= p.instances) return;
   if (lane == 0) {
-    // Where this instance's words are: a permutation drawn from the seed
-    // and the launch (instances is a power of two, the factor odd).
-    const uint32_t factor = uint32_t(p.seed * 2654435761u + launch * 40503u) | 1u;
-    const uint32_t at = (instance * factor + launch) & (p.instances - 1);
-    // Next lines (x at 2 at lines, y after it), or x at line `at` of its
-    // region and y apart_words past it.
-    uint32_t* x = words + size_t(at) * (p.apart_words == kWordsApart ? 2 : 1) * kWordsApart;
+    uint32_t* x = instance_x(p, words, instance, launch);
     uint32_t* y = x + p.apart_words;
     // The instance's roles meet first (bounded: a role whose partner is
     // not resident goes on alone, and is counted).
@@ -85,6 +90,103 @@ __global__ void litmus_kernel(Program p, uint32_t* words, uint32_t* regs, uint32
   }
 }
 
+// GPU-to-host tests: the last role is a CPU thread's. Every word is in
+// pinned, mapped host memory; an instance's roles meet through flags there
+// (launch + 1 when a role arrived: no atomics across the bus), bounded on
+// both sides.
+struct HostMeeting {
+  uint32_t* gpu_arrived;   // instances x gpu roles
+  uint32_t* host_arrived;  // instances
+  uint32_t* timeouts;
+};
+
+// The GPU roles of a GPU-to-host test: block b holds role b % gpu_roles of
+// instances (b / gpu_roles) * kInstancesPerBlock + w.
+__global__ void litmus_host_kernel(Program p, uint32_t gpu_roles, uint32_t* words, uint32_t* regs, HostMeeting m,
+                                   uint32_t* stress_buffer, uint32_t launch) {
+  const uint32_t warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  const uint32_t role = blockIdx.x % gpu_roles;
+  const uint32_t instance = (blockIdx.x / gpu_roles) * kInstancesPerBlock + warp;
+  if (instance >= p.instances) return;
+  if (lane == 0) {
+    uint32_t* x = instance_x(p, words, instance, launch);
+    cuda_backend::store(&m.gpu_arrived[instance * gpu_roles + role], launch + 1, order::relaxed, core::scope::system);
+    uint64_t spins = 0;
+    auto met = [&] {
+      if (cuda_backend::load(&m.host_arrived[instance], order::relaxed, core::scope::system) != launch + 1) return false;
+      for (uint32_t r = 0; r < gpu_roles; ++r)
+        if (cuda_backend::load(&m.gpu_arrived[instance * gpu_roles + r], order::relaxed, core::scope::system) != launch + 1) return false;
+      return true;
+    };
+    while (!met() && ++spins < kBarrierSpins) {
+    }
+    if (spins >= kBarrierSpins) atomicAdd(m.timeouts, 1u);
+    lane_memory me;
+    run_litmus_role(me, p.shape, p.fenced, p.scope, role, x, x + p.apart_words, regs + size_t(instance) * 16 + role * 4);
+  } else if (p.stress) {
+    uint32_t h = (blockIdx.x * 1024 + threadIdx.x) * 2654435761u + launch;
+    for (int i = 0; i < 64; ++i) {
+      h = h * 1664525u + 1013904223u;
+      uint32_t* w = stress_buffer + (h >> 8) % kStressWords;
+      if (h & 1) cuda_backend::store(w, h, order::relaxed, core::scope::gpu);
+      else (void)cuda_backend::load(w, order::relaxed, core::scope::gpu);
+    }
+  }
+}
+
+// Pinned, mapped host memory, zeroed; its device address beside it.
+template <class T>
+struct MappedBuffer {
+  T* host = nullptr;
+  T* device = nullptr;
+  size_t n = 0;
+  explicit MappedBuffer(size_t count) : n(count) {
+    check(cudaHostAlloc(reinterpret_cast<void**>(&host), n * sizeof(T), cudaHostAllocMapped), "litmus: mapped host memory");
+    check(cudaHostGetDevicePointer(reinterpret_cast<void**>(&device), host, 0), "litmus: its device address");
+    zero();
+  }
+  ~MappedBuffer() { cudaFreeHost(host); }
+  MappedBuffer(const MappedBuffer&) = delete;
+  MappedBuffer& operator=(const MappedBuffer&) = delete;
+  void zero() { std::fill(host, host + n, T(0)); }
+};
+
+LitmusGpuCount run_litmus_gpu_host(const LitmusTest& test, const Program& p, const LitmusGpuSettings& s, size_t word_count) {
+  const uint32_t gpu_roles = test.teams - 1, host_role = test.teams - 1;
+  MappedBuffer<uint32_t> words(word_count), regs(size_t(p.instances) * 16), gpu_arrived(size_t(p.instances) * gpu_roles),
+      host_arrived(p.instances);
+  DeviceBuffer<uint32_t> stress_buffer(kStressWords), timeouts(1);  // the GPU's count: no atomics across the bus
+  const uint32_t blocks = p.instances / kInstancesPerBlock * gpu_roles, threads = 32 * kInstancesPerBlock;
+  uint64_t host_timeouts = 0;
+  std::vector<uint32_t*> x_of(p.instances);
+  LitmusGpuCount c;
+  std::vector<uint64_t> wide(16);
+  for (uint32_t launch = 0; launch < s.launches; ++launch) {
+    words.zero();
+    regs.zero();
+    litmus_host_kernel<<<blocks, threads>>>(p, gpu_roles, words.device, regs.device,
+                                            HostMeeting{gpu_arrived.device, host_arrived.device, timeouts.p},
+                                            stress_buffer.p, launch);
+    check(cudaGetLastError(), "litmus launch");
+    for (uint32_t i = 0; i < p.instances; ++i) x_of[i] = instance_x(p, words.host, i, launch);
+    host_timeouts += run_host_roles({.shape = p.shape, .fenced = p.fenced, .scope = p.scope, .role = host_role,
+                                     .gpu_roles = gpu_roles, .instances = p.instances, .launch = launch,
+                                     .spin_bound = kBarrierSpins, .x = x_of.data(), .apart_words = p.apart_words,
+                                     .regs = regs.host, .gpu_arrived = gpu_arrived.host, .host_arrived = host_arrived.host});
+    check(cudaDeviceSynchronize(), "litmus kernel");
+    for (uint32_t i = 0; i < p.instances; ++i) {
+      std::copy(regs.host + size_t(i) * 16, regs.host + size_t(i) * 16 + 16, wide.begin());
+      ++c.runs;
+      c.weak += test.weak(wide.data());
+      c.interleaved += test.interleaved(wide.data());
+    }
+  }
+  uint32_t gpu_timeouts = 0;
+  timeouts.to_host(&gpu_timeouts);
+  c.barrier_timeouts = gpu_timeouts + host_timeouts;
+  return c;
+}
+
 }  // namespace
 
 LitmusGpuCount run_litmus_gpu(const LitmusTest& test, const LitmusGpuSettings& s) {
@@ -96,6 +198,7 @@ LitmusGpuCount run_litmus_gpu(const LitmusTest& test, const LitmusGpuSettings& s
     throw std::invalid_argument("litmus: x and y are 128 bytes apart, or at least instances x 128 bytes, a multiple of 128");
   Program p{test.shape, test.fenced, test.scope, test.same_block, test.teams, instances, s.seed, s.stress, s.jitter, apart_words};
   const size_t word_count = apart_words == kWordsApart ? size_t(instances) * 2 * kWordsApart : size_t(instances) * kWordsApart + apart_words;
+  if (test.host_last) return run_litmus_gpu_host(test, p, s, word_count);
   DeviceBuffer<uint32_t> words(word_count), regs(size_t(instances) * 16), arrived(instances),
       timeouts(1), stress_buffer(kStressWords);
   const uint32_t groups = instances / kInstancesPerBlock;

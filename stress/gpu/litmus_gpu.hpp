@@ -9,7 +9,10 @@
 // an instance meet at a bounded per-instance barrier before they start, an
 // instance's words sit in cache lines of their own at a position drawn from
 // the seed, roles run in different blocks or in one (as the test asks),
-// and the other lanes of every warp hammer a stress buffer meanwhile.
+// and the other lanes of every warp hammer a stress buffer meanwhile. A
+// test whose last team is on the host (host_last) runs that role on CPU
+// threads (litmus_host_role.hpp) over pinned, mapped host memory, the GPU
+// roles reading and writing it across the bus.
 #pragma once
 #include <cstdint>
 

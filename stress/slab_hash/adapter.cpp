@@ -136,7 +136,7 @@ StructureSpec SlabHashAdapter::declare() {
       // Lanes with pending upserts of few keys: a lane whose slot holds its
       // own pending key is taken for the source's key's slot.
       {"SH5_lane_compares_its_own_key", without("compare_source_key") + " --mode map --keys 4", kOracleChecker | kOracleInvariants,
-       20, "compare_source_key"},
+       5, "compare_source_key"},
   };
   s.invariants = {"every linked slab is allocated and in exactly one list", "no allocated slab is unreachable (no leak)",
                   "every key is in the bucket it hashes to", "map mode: at most one live copy of a key"};

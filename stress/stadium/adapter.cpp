@@ -196,7 +196,7 @@ StadiumConfig StadiumAdapter::configure(const Options& o) {
   c.load = o.real("load");
   c.buckets = uint32_t(o.integer("buckets"));
   if (o.has_value("switch-at")) c.switch_at = o.real("switch-at");  // else StadiumConfig's default
-  c.host_readers = uint32_t(o.integer("host-readers"));
+  if (o.has_value("host-readers")) c.host_readers = uint32_t(o.integer("host-readers"));  // the simulator's only
   c.mutant = static_cast<structures::stadium_mutant>(mutant_index(declare(), o));
   validate(c);
   return c;
