@@ -28,15 +28,14 @@ while read -r structure options; do
     n=$((n + 1))
     dir="$out/shape-$n-$structure-$memory"
     rm -rf "$dir"
-    start=$(date +%s.%N)
+    start=$SECONDS
     # shellcheck disable=SC2086
     "$w" campaign --structure "$structure" $options --memory-model "$memory" --seeds "$seeds" --shards "$((processes * 2))" \
       --local "$processes" --out "$dir" --quiet >"$dir.txt" 2>&1
     rc=$?
-    end=$(date +%s.%N)
     read -r runs failing <<<"$(counts "$dir.txt")"
     [ "$rc" = 0 ] && [ "${failing:-x}" = 0 ] || { failed=1; failing="${failing:-?} (exit $rc: $dir)"; }
-    printf '| %s | `%s` | %s | %s | %s | %.0f |\n' "$structure" "$options" "$memory" "${runs:-?}" "$failing" "$(echo "$end - $start" | bc)"
+    printf '| %s | `%s` | %s | %s | %s | %d |\n' "$structure" "$options" "$memory" "${runs:-?}" "$failing" "$((SECONDS - start))"
   done
 done <"$shapes"
 exit $failed
