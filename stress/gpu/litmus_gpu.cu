@@ -50,6 +50,18 @@ __host__ __device__ uint32_t* instance_x(const Program& p, uint32_t* words, uint
   return words + size_t(at) * (p.apart_words == kWordsApart ? 2 : 1) * kWordsApart;
 }
 
+// Memory stress beside the roles (lanes 1-31 of each warp): loads and
+// stores over a buffer.
+__device__ void hammer(uint32_t* stress_buffer, uint32_t launch) {
+  uint32_t h = (blockIdx.x * 1024 + threadIdx.x) * 2654435761u + launch;
+  for (int i = 0; i < 64; ++i) {
+    h = h * 1664525u + 1013904223u;
+    uint32_t* w = stress_buffer + (h >> 8) % kStressWords;
+    if (h & 1) cuda_backend::store(w, h, order::relaxed, core::scope::gpu);
+    else (void)cuda_backend::load(w, order::relaxed, core::scope::gpu);
+  }
+}
+
 // One warp a role. In one block: warp w of block b is role w % teams of
 // instance b * kInstancesPerBlock + w / teams. In separate blocks: block b
 // holds role b % teams of instances (b / teams) * kInstancesPerBlock + w.
@@ -79,14 +91,7 @@ __global__ void litmus_kernel(Program p, uint32_t* words, uint32_t* regs, uint32
     lane_memory lane;
     run_litmus_role(lane, p.shape, p.fenced, p.scope, role, x, y, regs + size_t(instance) * 16 + role * 4);
   } else if (p.stress) {
-    // Memory stress beside the roles: loads and stores over a buffer.
-    uint32_t h = (blockIdx.x * 1024 + threadIdx.x) * 2654435761u + launch;
-    for (int i = 0; i < 64; ++i) {
-      h = h * 1664525u + 1013904223u;
-      uint32_t* w = stress_buffer + (h >> 8) % kStressWords;
-      if (h & 1) cuda_backend::store(w, h, order::relaxed, core::scope::gpu);
-      else (void)cuda_backend::load(w, order::relaxed, core::scope::gpu);
-    }
+    hammer(stress_buffer, launch);
   }
 }
 
@@ -124,13 +129,7 @@ __global__ void litmus_host_kernel(Program p, uint32_t gpu_roles, uint32_t* word
     lane_memory me;
     run_litmus_role(me, p.shape, p.fenced, p.scope, role, x, x + p.apart_words, regs + size_t(instance) * 16 + role * 4);
   } else if (p.stress) {
-    uint32_t h = (blockIdx.x * 1024 + threadIdx.x) * 2654435761u + launch;
-    for (int i = 0; i < 64; ++i) {
-      h = h * 1664525u + 1013904223u;
-      uint32_t* w = stress_buffer + (h >> 8) % kStressWords;
-      if (h & 1) cuda_backend::store(w, h, order::relaxed, core::scope::gpu);
-      else (void)cuda_backend::load(w, order::relaxed, core::scope::gpu);
-    }
+    hammer(stress_buffer, launch);
   }
 }
 

@@ -5,26 +5,21 @@
 #include <thread>
 #include <vector>
 
+#include "structures/core/threads/thread_team.hpp"
+
 namespace warpcheck::gpu {
 
 namespace {
 
-// The test's orders as C++ atomics on host memory.
+// The test's orders as C++ atomics on host memory (the real-threads
+// back-end's mapping).
 struct host_lane {
-  static std::memory_order std_order(core::order o) {
-    switch (o) {
-      case core::order::acquire: return std::memory_order_acquire;
-      case core::order::release: return std::memory_order_release;
-      case core::order::acq_rel: return std::memory_order_acq_rel;
-      case core::order::seq_cst: return std::memory_order_seq_cst;
-      default: return std::memory_order_relaxed;
-    }
-  }
+  using orders = threads::thread_team;
   template <class W>
-  W load(const W* p, core::order o, core::scope) { return std::atomic_ref<W>(*const_cast<W*>(p)).load(std_order(o)); }
+  W load(const W* p, core::order o, core::scope) { return std::atomic_ref<W>(*const_cast<W*>(p)).load(orders::load_order(o)); }
   template <class W>
-  void store(W* p, W v, core::order o, core::scope) { std::atomic_ref<W>(*p).store(v, std_order(o)); }
-  void fence(core::order o, core::scope) { std::atomic_thread_fence(std_order(o)); }
+  void store(W* p, W v, core::order o, core::scope) { std::atomic_ref<W>(*p).store(v, orders::store_order(o)); }
+  void fence(core::order o, core::scope) { std::atomic_thread_fence(orders::rmw_order(o)); }
 };
 
 }  // namespace

@@ -185,7 +185,7 @@ class thread_team {
 
   uint64_t now(core::clock_kind, uint64_t*) const { return run_->ticket.fetch_add(1, std::memory_order_seq_cst); }
 
- private:
+  // The layer's orders as C++'s (also the GPU-to-host litmus tests' CPU role).
   static constexpr std::memory_order load_order(core::order o) {
     return o == core::order::acquire || o == core::order::acq_rel ? std::memory_order_acquire
            : o == core::order::seq_cst                             ? std::memory_order_seq_cst
@@ -206,6 +206,7 @@ class thread_team {
     }
   }
 
+ private:
   run_state* run_;
   team_barrier* barrier_;
   uint32_t team_, lane_, size_;
