@@ -13,17 +13,17 @@ namespace warpcheck {
 using structures::slab_hash;
 
 namespace {
-namespace fix = structures::slab_hash_fix;
+namespace slab_fix = structures::slab_hash_fix;
 
 // The fixes' names, in structures::slab_hash_fix bit order.
-const std::vector<std::string> kFixNames = {"compare_source_key",    "replace_cas_seen_pair", "delete_cas_found_pair",
+const std::vector<std::string> kSlabHashFixNames = {"compare_source_key",    "replace_cas_seen_pair", "delete_cas_found_pair",
                                             "delete_ends_source_only", "value_from_key_load",   "delete_guard",
                                             "initialize_fresh_slab", "link_cas_release",      "relaxed_slab_loads"};
 
 // The printed Figure 2 with every fix but `fix`.
-std::string without(const std::string& fix) {
+std::string figure2_without(const std::string& fix) {
   std::string fixes;
-  for (const std::string& f : kFixNames)
+  for (const std::string& f : kSlabHashFixNames)
     if (f != fix) fixes += (fixes.empty() ? "" : ",") + f;
   return "--variant paper --fixes " + fixes;
 }
@@ -117,25 +117,25 @@ StructureSpec SlabHashAdapter::declare() {
   s.findings = {
       // Upserts of a present key: the CAS from EMPTY_PAIR at the key's slot
       // fails every time; the operation ends by the bounded retries.
-      {"SH1_replace_of_present_key_never_ends", without("replace_cas_seen_pair") + " --mode map --spin-bound 2000",
+      {"SH1_replace_of_present_key_never_ends", figure2_without("replace_cas_seen_pair") + " --mode map --spin-bound 2000",
        kOracleDeadlock, 5, "replace_cas_seen_pair"},
-      {"SH2_delete_stores_at_source_lane", without("delete_cas_found_pair") + " --mode map", kOracleChecker | kOracleInvariants | kOracleOther,
+      {"SH2_delete_stores_at_source_lane", figure2_without("delete_cas_found_pair") + " --mode map", kOracleChecker | kOracleInvariants | kOracleOther,
        5, "delete_cas_found_pair"},
       // Torn reads of one slab: the targeted scheduler preempts a warp
       // inside its read until writes tear it.
-      {"SH3_value_from_another_moment", without("value_from_key_load") + " --mode map --scheduler targeted", kOracleChecker, 10,
+      {"SH3_value_from_another_moment", figure2_without("value_from_key_load") + " --mode map --scheduler targeted", kOracleChecker, 10,
        "value_from_key_load"},
       // The search must read an empty slot j before an insert fills it and
       // the slot i < j of the key's one instance after a delete, begun once
       // the insert returned, emptied it: one key, whose count often falls to
       // one, and a targeted schedule (about 1 seed in 11; PCT: 1 in 1,000).
       {"SH4_torn_slab_read_answers_absent",
-       without("delete_guard") + " --mode multimap --scheduler targeted --keys 1 --teams 3 --ops-per-lane 8 "
+       figure2_without("delete_guard") + " --mode multimap --scheduler targeted --keys 1 --teams 3 --ops-per-lane 8 "
                                  "--mix insert=45,erase=45,contains=10",
        kOracleChecker, 10, "delete_guard"},
       // Lanes with pending upserts of few keys: a lane whose slot holds its
       // own pending key is taken for the source's key's slot.
-      {"SH5_lane_compares_its_own_key", without("compare_source_key") + " --mode map --keys 4", kOracleChecker | kOracleInvariants,
+      {"SH5_lane_compares_its_own_key", figure2_without("compare_source_key") + " --mode map --keys 4", kOracleChecker | kOracleInvariants,
        5, "compare_source_key"},
   };
   s.invariants = {"every linked slab is allocated and in exactly one list", "no allocated slab is unreachable (no leak)",
@@ -175,10 +175,10 @@ SlabHashConfig SlabHashAdapter::configure(const Options& o) {
     const uint64_t slabs = 2 * (inserts / 15 + c.buckets) + c.teams;
     c.blocks_per_super = uint32_t(std::clamp<uint64_t>((slabs + 1023) / 1024, 2, 1u << 14));
   }
-  c.fixes = o.text("variant") == "fixed" ? fix::kAll : 0;
+  c.fixes = o.text("variant") == "fixed" ? slab_fix::kAll : 0;
   for (const std::string& name : chosen_fixes(o))
-    for (size_t i = 0; i < kFixNames.size(); ++i)
-      if (kFixNames[i] == name) c.fixes |= 1u << i;
+    for (size_t i = 0; i < kSlabHashFixNames.size(); ++i)
+      if (kSlabHashFixNames[i] == name) c.fixes |= 1u << i;
   c.mutant = static_cast<structures::slab_hash_mutant>(mutant_index(declare(), o));
   validate(c);
   return c;
