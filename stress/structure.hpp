@@ -189,6 +189,11 @@ SplitFlags split_flags(const Structure& s, const std::string& flags, Backend b);
 size_t mutant_index(const StructureSpec& s, const Options& o);
 // The fixes named by --fixes (names from the catalogue).
 std::vector<std::string> chosen_fixes(const Options& o);
+// The fix bits a run asks for: `all` for --variant fixed, else none, and
+// bit i for each --fixes name equal to names[i] (names in fix-bit order).
+uint32_t chosen_fix_bits(const Options& o, const std::vector<std::string>& names, uint32_t all);
+// A finding's run: "--variant paper --fixes" every name but `fix`.
+std::string paper_without(const std::vector<std::string>& names, const std::string& fix);
 // Mutants and fixes used where they apply (their Applies constraints);
 // throws std::invalid_argument ("mutant torn_read does not apply in map mode ...").
 void check_applicability(const StructureSpec& s, const Options& o);

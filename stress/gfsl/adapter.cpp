@@ -47,12 +47,7 @@ StructureSpec GfslAdapter::declare() {
   // Delays at writes open the windows between a split's or merge's writes.
   const std::string delays = " --delays 0.05 --delay-steps 3000";
   // The printed pseudocode with every fix but `fix`.
-  auto without = [](const std::string& fix) {
-    std::string fixes;
-    for (const std::string& f : kFixNames)
-      if (f != fix) fixes += (fixes.empty() ? "" : ",") + f;
-    return "--variant paper --fixes " + fixes;
-  };
+  auto without = [](const std::string& fix) { return paper_without(kFixNames, fix); };
   // Without its deadlocks and lost keys, and without the validated absent
   // answer (G4), which masks the ordering mutants of splits and merges: an
   // absent answer from a chunk someone holds is not believed, and every
@@ -199,10 +194,7 @@ GfslConfig GfslAdapter::configure(const Options& o) {
   c.chunk = uint32_t(std::stoul(o.text("chunk")));
   c.pool_chunks = uint32_t(o.integer("pool-chunks"));
   c.p_chunk = o.real("p-chunk");
-  c.fixes = o.text("variant") == "fixed" ? fix::kAll : 0;
-  for (const std::string& name : chosen_fixes(o))
-    for (size_t i = 0; i < kFixNames.size(); ++i)
-      if (kFixNames[i] == name) c.fixes |= 1u << i;
+  c.fixes = chosen_fix_bits(o, kFixNames, fix::kAll);
   c.mutant = static_cast<structures::gfsl_mutant>(mutant_index(declare(), o));
   validate(c);
   return c;

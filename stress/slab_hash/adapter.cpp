@@ -21,12 +21,7 @@ const std::vector<std::string> kSlabHashFixNames = {"compare_source_key",    "re
                                             "initialize_fresh_slab", "link_cas_release",      "relaxed_slab_loads"};
 
 // The printed Figure 2 with every fix but `fix`.
-std::string figure2_without(const std::string& fix) {
-  std::string fixes;
-  for (const std::string& f : kSlabHashFixNames)
-    if (f != fix) fixes += (fixes.empty() ? "" : ",") + f;
-  return "--variant paper --fixes " + fixes;
-}
+std::string figure2_without(const std::string& fix) { return paper_without(kSlabHashFixNames, fix); }
 }  // namespace
 
 StructureSpec SlabHashAdapter::declare() {
@@ -175,10 +170,7 @@ SlabHashConfig SlabHashAdapter::configure(const Options& o) {
     const uint64_t slabs = 2 * (inserts / 15 + c.buckets) + c.teams;
     c.blocks_per_super = uint32_t(std::clamp<uint64_t>((slabs + 1023) / 1024, 2, 1u << 14));
   }
-  c.fixes = o.text("variant") == "fixed" ? slab_fix::kAll : 0;
-  for (const std::string& name : chosen_fixes(o))
-    for (size_t i = 0; i < kSlabHashFixNames.size(); ++i)
-      if (kSlabHashFixNames[i] == name) c.fixes |= 1u << i;
+  c.fixes = chosen_fix_bits(o, kSlabHashFixNames, slab_fix::kAll);
   c.mutant = static_cast<structures::slab_hash_mutant>(mutant_index(declare(), o));
   validate(c);
   return c;

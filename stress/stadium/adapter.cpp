@@ -14,12 +14,7 @@ using structures::stadium_access;
 using structures::stadium_kernel;
 
 // The printed algorithm with every fix but `fix`.
-std::string without(const std::string& fix) {
-  std::string fixes;
-  for (const std::string& f : stadium_fix_names())
-    if (f != fix) fixes += (fixes.empty() ? "" : ",") + f;
-  return "--variant paper --fixes " + fixes;
-}
+std::string without(const std::string& fix) { return paper_without(stadium_fix_names(), fix); }
 
 }  // namespace
 
@@ -180,10 +175,7 @@ StructureSpec StadiumAdapter::declare() {
 StadiumConfig StadiumAdapter::configure(const Options& o) {
   StadiumConfig c;
   static_cast<WarpWorkload&>(c) = warp_workload(o);
-  c.fixes = o.text("variant") == "fixed" ? structures::stadium_fix::kAll : 0;
-  for (const std::string& name : chosen_fixes(o))
-    for (size_t i = 0; i < stadium_fix_names().size(); ++i)
-      if (stadium_fix_names()[i] == name) c.fixes |= 1u << i;
+  c.fixes = chosen_fix_bits(o, stadium_fix_names(), structures::stadium_fix::kAll);
   const std::string& kernel = o.text("kernel");
   c.kernel = kernel == "stash" ? stadium_kernel::stash : kernel == "clstash" ? stadium_kernel::clstash : stadium_kernel::hybrid;
   if (o.has_value("switch-at") && c.kernel != stadium_kernel::hybrid)
