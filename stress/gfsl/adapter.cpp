@@ -101,7 +101,8 @@ StructureSpec GfslAdapter::declare() {
       {"reread_next_after_split", "G3: a merge writes back the next chunk as read before splitting it (Alg. 4.12, line 21)", paper},
       {"validated_absent", "G4: an absent answer from a chunk read that a concurrent shift tore (two transactions; in relaxed "
                            "memory, lanes' loads of different ages); "
-                           "the chunk is read again between two equal, free loads of its LOCK word", paper},
+                           "the chunk is read again between two equal, free loads of its LOCK word, and a team that takes a "
+                           "chunk's lock fences before writing it (G4d: the sequence lock's writer side)", paper},
       {"raise_locked_key", "G6: a bottom split raises the new chunk's smallest key, which it does not hold locked", paper},
       {"zombie_stays_locked", "G8: Alg. 4.12 line 26 unlocks the chunk line 22 marked a zombie, writing 'unlocked' over the mark", paper},
       {"sync_lanes_between_writes", "G9: shifts, splits, merges and unlocks order one lane's write after another's by warp lockstep "

@@ -187,6 +187,7 @@ uint64_t RelaxedMemory::load(uint32_t team, const void* address, size_t bytes, c
   std::memcpy(&current, address, bytes);
   if (o == core::order::seq_cst) fence(team, core::order::seq_cst, s);
   Word* w = word_for(address, bytes, false, 0);
+  last_load = LastLoad{};
   if (!w) {  // not stored to at this width in this run: memory's value, the newest
     read_other_width(teams_[team], team, reinterpret_cast<uintptr_t>(address), bytes, o, s);
     return current;
@@ -210,6 +211,8 @@ uint64_t RelaxedMemory::load(uint32_t team, const void* address, size_t bytes, c
     }
   }
   if (pick + 1 < n) as_of = ms[pick + 1].written - 1;
+  last_load = LastLoad{true, ms[pick].serial, ms[n - 1].serial, floor, ms[pick].written, ms[pick].writer,
+                       bool(ms[pick].release), n - lo};
   t.view.raise(a, ms[pick].serial);
   acquire_from(t, team, ms[pick], o, s);
   return ms[pick].value;

@@ -76,6 +76,16 @@ class RelaxedMemory {
   // Loads that returned an older value than the newest (for reports and tests).
   uint64_t stale_loads() const { return stale_loads_; }
 
+  // Diagnostics (WARPCHECK_TRACE): what the last load() read.
+  struct LastLoad {
+    bool tracked = false;       // the word has a history at this width
+    uint64_t serial = 0, newest = 0, floor = 0, written = 0;
+    uint32_t writer = UINT32_MAX;
+    bool released = false;      // the message read carries a release view
+    size_t readable = 0;        // messages it could have read
+  };
+  LastLoad last_load;
+
  private:
   struct View;
   struct Message;

@@ -11,6 +11,9 @@
 #include <sstream>
 #include <stdexcept>
 
+#include <cstdio>
+#include <cstdlib>
+
 #include "models/detail/hash.hpp"
 #include "structures/core/sim/scheduler.hpp"
 #include "structures/core/sim/sim_team.hpp"
@@ -411,7 +414,36 @@ uint64_t Simulator::coalesced_load(uint32_t lane, const void* address, size_t by
   return g.loaded[me];
 }
 
+namespace {
+const bool kTrace = std::getenv("WARPCHECK_TRACE") != nullptr;
+const char* order_name(core::order o) {
+  static const char* n[] = {"weak", "rlx", "acq", "rel", "acqrel", "sc"};
+  return n[int(o)];
+}
+}  // namespace
+
 uint64_t Simulator::read(uint32_t lane, const void* address, size_t bytes, core::order o, core::scope s) {
+  if (kTrace) {
+    uint64_t v = 0;
+    if (relaxed_) {
+      v = relaxed_->load(lanes_[lane].team, address, bytes, o, s, step_, lanes_[lane].last_load_step);
+      const auto& l = relaxed_->last_load;
+      std::fprintf(stderr, "T %lu t%u l%u LD.%s %s = %016lx", (unsigned long)step_, lanes_[lane].team, lanes_[lane].lane,
+                   order_name(o), describe(address).c_str(), (unsigned long)v);
+      if (l.tracked)
+        std::fprintf(stderr, " msg#%lu/%lu floor%lu w@%lu by t%d%s%s readable%zu\n", (unsigned long)l.serial,
+                     (unsigned long)l.newest, (unsigned long)l.floor, (unsigned long)l.written, (int)l.writer,
+                     l.released ? " REL" : "", l.serial < l.newest ? " STALE" : "", l.readable);
+      else
+        std::fprintf(stderr, " untracked\n");
+      if (targeting_)
+        reading_[lanes_[lane].team].loaded(object_of(address), reinterpret_cast<uintptr_t>(address), static_cast<uint32_t>(bytes));
+      return v;
+    }
+    std::memcpy(&v, address, bytes);
+    std::fprintf(stderr, "T %lu t%u l%u LD.%s %s = %016lx\n", (unsigned long)step_, lanes_[lane].team, lanes_[lane].lane,
+                 order_name(o), describe(address).c_str(), (unsigned long)v);
+  }
   if (targeting_)
     reading_[lanes_[lane].team].loaded(object_of(address), reinterpret_cast<uintptr_t>(address), static_cast<uint32_t>(bytes));
   if (relaxed_) return relaxed_->load(lanes_[lane].team, address, bytes, o, s, step_, lanes_[lane].last_load_step);
@@ -421,6 +453,9 @@ uint64_t Simulator::read(uint32_t lane, const void* address, size_t bytes, core:
 }
 
 void Simulator::write(uint32_t lane, void* address, size_t bytes, uint64_t value, core::order o, core::scope s) {
+  if (kTrace)
+    std::fprintf(stderr, "T %lu t%u l%u ST.%s %s = %016lx\n", (unsigned long)step_, lanes_[lane].team, lanes_[lane].lane,
+                 order_name(o), describe(address).c_str(), (unsigned long)value);
   if (relaxed_) relaxed_->store(lanes_[lane].team, address, bytes, value, o, s, step_);
   std::memcpy(address, &value, bytes);
   if (targeting_) wrote(lane, address, bytes);
@@ -428,10 +463,15 @@ void Simulator::write(uint32_t lane, void* address, size_t bytes, uint64_t value
 
 void Simulator::read_modify_write(uint32_t lane, void* address, size_t bytes, uint64_t before, uint64_t after, core::order o,
                                   core::scope s) {
+  if (kTrace)
+    std::fprintf(stderr, "T %lu t%u l%u RMW.%s %s %016lx -> %016lx\n", (unsigned long)step_, lanes_[lane].team, lanes_[lane].lane,
+                 order_name(o), describe(address).c_str(), (unsigned long)before, (unsigned long)after);
   if (relaxed_) relaxed_->rmw(lanes_[lane].team, address, bytes, before, after, o, s, step_);
 }
 
 void Simulator::fenced(uint32_t lane, core::order o, core::scope s) {
+  if (kTrace)
+    std::fprintf(stderr, "T %lu t%u l%u FENCE.%s\n", (unsigned long)step_, lanes_[lane].team, lanes_[lane].lane, order_name(o));
   if (relaxed_) relaxed_->fence(lanes_[lane].team, o, s);
 }
 
@@ -447,7 +487,9 @@ void Simulator::changed_by_rmw(uint32_t lane, const void* address, size_t bytes)
 
 uint64_t Simulator::last_load_step(uint32_t lane) const { return lanes_[lane].last_load_step; }
 
-void Simulator::note_operation(uint32_t lane, std::string what) { team_operation_[lanes_[lane].team] = std::move(what); }
+void Simulator::note_operation(uint32_t lane, std::string what) {
+  if (kTrace && lanes_[lane].lane == 0)
+    std::fprintf(stderr, "T %lu t%u OP %s\n", (unsigned long)step_, lanes_[lane].team, what.c_str()); team_operation_[lanes_[lane].team] = std::move(what); }
 
 void Simulator::retire(uint32_t lane, const void* unit) {
   const auto base = shadow_.unit_base(unit);

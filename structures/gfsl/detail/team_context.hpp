@@ -157,9 +157,25 @@ WC_HD bool team_context<Team>::try_lock(const chunk_read& r) {
     uint64_t* word = s.entry_at(r.chunk, lock_lane);
     const uint64_t mine = lock_word(version_of(r.e), t.team_id() + 1);
     won = t.cas(word, r.e, mine, read_order(), core::scope::gpu) == r.e;
-    if (won) t.lock_acquired(word);
+    if (won) {
+      t.lock_acquired(word);
+      // The writer's side of the validated-absent fix's sequence lock
+      // (finding G4d): the team's writes to the chunk while it holds it
+      // must not be seen by a reader whose later load of the LOCK word
+      // still returns the free word from before this CAS. An acquire CAS
+      // orders nothing before the stores that follow it, so a validating
+      // reader could read a shift half done between two equal, free LOCK
+      // loads (seed 2544, relaxed memory). A release fence here makes
+      // every later store of the team carry the taken lock: a reader that
+      // acquires one of them reads the LOCK word as taken, or newer.
+      if (s.fixed(gfsl_fix::validated_absent)) t.fence(core::order::release, core::scope::gpu);
+    }
   }
-  return t.shfl(won, lock_lane);
+  const bool held = t.shfl(won, lock_lane);
+  // The other lanes' stores after the LOCK lane's fence (__syncwarp orders
+  // memory among the lanes it joins).
+  if (held && s.fixed(gfsl_fix::validated_absent)) t.sync();
+  return held;
 }
 
 template <class Team>

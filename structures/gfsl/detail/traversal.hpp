@@ -68,11 +68,11 @@ WC_HD uint64_t stamp_of(team_context<Team>& c, uint32_t deciding_lane) {
 // back is not enough: the LOCK entry shares a transaction with entries
 // 16-29, and a whole lock-shift-unlock can fall between the transactions:
 // finding G4b, refuted by the framework, tests/structures/gfsl.)
-// The team syncs before reading the chunk and after it. Ordering in
-// relaxed memory is not this fix's: with acquire_reads the LOCK lane's
-// first load is an acquire and it fences before its second load; without
-// it both loads are relaxed (the chunk read may then be stale however the
-// two LOCK loads compare: finding G7 shows the read path needs acquire).
+// The team syncs before reading the chunk and after it. The reader's
+// order in relaxed memory is acquire_reads' (an acquire first LOCK load, a
+// fence before the second; without it the read may be stale however the
+// two compare: G7); the writer's is this fix's: a release fence after
+// taking the lock, before writing the chunk (try_lock, finding G4d).
 template <class Team>
 WC_HD uint64_t lock_before_read(team_context<Team>& c, uint32_t chunk) {
   uint64_t before = 0;
