@@ -8,7 +8,7 @@
 
 #include "linearizability/checker.hpp"
 #include "linearizability/formats.hpp"
-#include "stress/synthetic_history.hpp"
+#include "linearizability/synthetic/synthetic_history.hpp"
 
 using namespace warpcheck;
 

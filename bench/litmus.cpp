@@ -1,5 +1,5 @@
 // The litmus table of the simulator's memory models: each test of
-// stress/litmus.hpp run for many seeds in sequentially consistent and in
+// stress/litmus/litmus.hpp run for many seeds in sequentially consistent and in
 // relaxed memory, how often its weak outcome shows, beside whether PTX
 // allows it. Exits 1 when an outcome PTX forbids was seen, or one the
 // relaxed mode is meant to produce was not.
@@ -8,7 +8,7 @@
 #include <cstdio>
 #include <cstdlib>
 
-#include "stress/litmus.hpp"
+#include "stress/litmus/litmus.hpp"
 
 using namespace warpcheck;
 

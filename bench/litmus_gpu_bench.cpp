@@ -22,7 +22,7 @@
 #include "bench/bench_args.hpp"
 #include "stress/gpu/device_info.hpp"
 #include "stress/gpu/litmus_gpu.hpp"
-#include "stress/litmus.hpp"
+#include "stress/litmus/litmus.hpp"
 
 using namespace warpcheck;
 

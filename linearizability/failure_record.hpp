@@ -16,7 +16,7 @@
 namespace warpcheck {
 
 // The oracles that fail a run, by the names reports and records carry
-// (stress's Oracle bits are 1 << each, stress/structure.hpp).
+// (stress's Oracle bits are 1 << each, stress/seam/structure.hpp).
 enum class FailureOracle : uint8_t {
   Checker,         // the checker refuted the history
   Invariants,      // the structure broke an invariant at quiescence

@@ -3,8 +3,8 @@
 // one with wrong answers planted in it.
 #include <iostream>
 
-#include "stress/planted_wrong.hpp"
-#include "stress/synthetic_history.hpp"
+#include "linearizability/synthetic/planted_wrong.hpp"
+#include "linearizability/synthetic/synthetic_history.hpp"
 #include "tools/cli_args.hpp"
 #include "tools/commands.hpp"
 #include "tools/model_option.hpp"

@@ -7,12 +7,12 @@
 #include <sstream>
 #include <thread>
 
-#include "stress/catalogue.hpp"
-#include "stress/guided_bench.hpp"
-#include "stress/mutation_score.hpp"
-#include "stress/recipe_table.hpp"
-#include "stress/stress_session.hpp"
-#include "stress/suite.hpp"
+#include "stress/seam/catalogue.hpp"
+#include "stress/commands/guided_bench.hpp"
+#include "stress/commands/mutation_score.hpp"
+#include "stress/commands/recipe_table.hpp"
+#include "stress/run/stress_session.hpp"
+#include "stress/commands/suite.hpp"
 #include "tools/cli_args.hpp"
 #include "tools/commands.hpp"
 #include "tools/stress_line.hpp"

@@ -35,7 +35,8 @@ row() {  # row STRUCTURE MUTANTS RECIPES RUNS BUDGET: one `warpcheck recipes` ro
 
 row heap relaxed_unlock "off;apart=4M;apart=64M;apart=4M,hammer=16,lines=16" 400 "$budget"
 row stadium missing_fence_device_table "off;apart=4M;apart=64M;apart=4M,hammer=8,shuffle" 400 "$budget"
-for s in heap stadium slabhash sorted-set gfsl; do
+# Every registered structure, from the declarations (warpcheck stress --help).
+for s in $("$w" stress --help | sed -n 's/^structures: \(.*\) (default.*/\1/p' | tr -d ,); do
   row "$s" none "apart=4M;apart=64M" 100 "$correct_budget"
 done
 # The heap's lock hand-offs, eight times as many a run (128 operations a block).

@@ -11,7 +11,7 @@
 #include <string>
 #include <thread>
 
-#include "stress/progress_line.hpp"
+#include "stress/run/progress_line.hpp"
 
 namespace warpcheck::cli {
 

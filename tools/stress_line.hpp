@@ -5,7 +5,7 @@
 #include <set>
 #include <string>
 
-#include "stress/registry.hpp"
+#include "stress/seam/registry.hpp"
 #include "tools/cli_args.hpp"
 
 namespace warpcheck::cli {

@@ -9,7 +9,7 @@
 #include <stdexcept>
 #include <thread>
 
-#include "stress/progress_line.hpp"
+#include "stress/run/progress_line.hpp"
 #include "tools/campaign/child_process.hpp"
 #include "tools/campaign/local_launcher.hpp"
 

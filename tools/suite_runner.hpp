@@ -6,7 +6,7 @@
 #include <ostream>
 #include <vector>
 
-#include "stress/suite.hpp"
+#include "stress/commands/suite.hpp"
 
 namespace warpcheck::cli {
 

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "stress/stress_session.hpp"
+#include "stress/run/stress_session.hpp"
 
 namespace warpcheck::campaign {
 

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "stress/campaign/plan.hpp"
-#include "stress/stress_loop.hpp"
+#include "stress/seam/stress_loop.hpp"
 
 namespace warpcheck::campaign {
 

@@ -5,8 +5,8 @@
 #include <stdexcept>
 
 #include "stress/campaign/campaign_dir.hpp"
-#include "stress/stress_report.hpp"
-#include "stress/stress_session.hpp"
+#include "stress/run/stress_report.hpp"
+#include "stress/run/stress_session.hpp"
 
 namespace warpcheck::campaign {
 

@@ -1,7 +1,7 @@
-// The GFSL skiplist as a stress plug-in (see stress/structure.hpp).
+// The GFSL skiplist as a stress plug-in (see stress/seam/structure.hpp).
 #pragma once
 #include "stress/gfsl/config.hpp"
-#include "stress/structure.hpp"
+#include "stress/seam/structure.hpp"
 
 namespace warpcheck {
 

@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "stress/harness/sim_harness.hpp"
-#include "stress/harness/structure_memory.hpp"
-#include "stress/workload.hpp"
+#include "stress/seam/structure_memory.hpp"
+#include "stress/seam/workload.hpp"
 #include "structures/gfsl/gfsl.hpp"
 
 namespace warpcheck {

@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "stress/gpu/recipe.hpp"
-#include "stress/harness/structure_memory.hpp"
+#include "stress/seam/recipe.hpp"
+#include "stress/seam/structure_memory.hpp"
 #include "structures/core/cuda/device_faults.hpp"
 #include "structures/core/recorder/host_log.hpp"
 

@@ -5,7 +5,7 @@
 #include "stress/gpu/device_buffer.cuh"
 #include "stress/gpu/litmus_gpu.hpp"
 #include "stress/gpu/litmus_host_role.hpp"
-#include "stress/litmus_roles.hpp"
+#include "stress/litmus/litmus_roles.hpp"
 #include "structures/core/cuda/memory.cuh"
 
 namespace warpcheck::gpu {
@@ -31,7 +31,7 @@ struct Program {
 
 using core::order;
 
-// The role's one lane, straight to memory (stress/litmus_roles.hpp's Team).
+// The role's one lane, straight to memory (stress/litmus/litmus_roles.hpp's Team).
 struct lane_memory {
   template <class W>
   __device__ W load(const W* p, order o, core::scope s) { return cuda_backend::load(p, o, s); }

@@ -1,4 +1,4 @@
-// The litmus tests of stress/litmus.hpp as CUDA kernels, for what the real
+// The litmus tests of stress/litmus/litmus.hpp as CUDA kernels, for what the real
 // GPU shows beside what the simulator's memory models show. Plain C++ (the
 // kernels are in litmus_gpu.cu).
 //
@@ -16,7 +16,7 @@
 #pragma once
 #include <cstdint>
 
-#include "stress/litmus.hpp"
+#include "stress/litmus/litmus.hpp"
 
 namespace warpcheck::gpu {
 

@@ -5,7 +5,7 @@
 #pragma once
 #include <cstdint>
 
-#include "stress/litmus_roles.hpp"
+#include "stress/litmus/litmus_roles.hpp"
 
 namespace warpcheck::gpu {
 

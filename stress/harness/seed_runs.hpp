@@ -1,10 +1,10 @@
 // A back-end's report of one run, as the stress loop's SeedRun.
 #pragma once
 #include "stress/gpu/gpu_run.hpp"
-#include "stress/structure.hpp"
+#include "stress/seam/structure.hpp"
 #include "stress/harness/sim_harness.hpp"
 #include "stress/harness/threads_harness.hpp"
-#include "stress/stress_loop.hpp"
+#include "stress/seam/stress_loop.hpp"
 
 namespace warpcheck {
 

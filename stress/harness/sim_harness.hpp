@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "stress/recorder/recorded_history.hpp"
-#include "stress/workload.hpp"
+#include "stress/seam/workload.hpp"
 #include "structures/core/sim/sim_team.hpp"
 #include "structures/core/warp_driver.hpp"
 

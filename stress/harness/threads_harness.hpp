@@ -4,7 +4,7 @@
 #include <vector>
 
 #include "stress/recorder/recorded_history.hpp"
-#include "stress/workload.hpp"
+#include "stress/seam/workload.hpp"
 #include "structures/core/threads/run_threads.hpp"
 #include "structures/core/warp_driver.hpp"
 

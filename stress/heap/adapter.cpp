@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "stress/harness/seed_runs.hpp"
-#include "stress/workload_options.hpp"
+#include "stress/seam/workload_options.hpp"
 #if WARPCHECK_HAVE_CUDA
 #include "stress/heap/gpu.hpp"
 #endif

@@ -1,7 +1,7 @@
-// The generalized heap as a stress plug-in (see stress/structure.hpp).
+// The generalized heap as a stress plug-in (see stress/seam/structure.hpp).
 #pragma once
 #include "stress/heap/config.hpp"
-#include "stress/structure.hpp"
+#include "stress/seam/structure.hpp"
 
 namespace warpcheck {
 

@@ -1,7 +1,7 @@
-// The slab hash as a stress plug-in (see stress/structure.hpp).
+// The slab hash as a stress plug-in (see stress/seam/structure.hpp).
 #pragma once
 #include "stress/slab_hash/config.hpp"
-#include "stress/structure.hpp"
+#include "stress/seam/structure.hpp"
 
 namespace warpcheck {
 

@@ -1,7 +1,7 @@
-// The sorted-array set as a stress plug-in (see stress/structure.hpp).
+// The sorted-array set as a stress plug-in (see stress/seam/structure.hpp).
 #pragma once
 #include "stress/sorted_set/config.hpp"
-#include "stress/structure.hpp"
+#include "stress/seam/structure.hpp"
 
 namespace warpcheck {
 

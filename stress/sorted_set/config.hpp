@@ -5,8 +5,8 @@
 #include <vector>
 
 #include "stress/harness/sim_harness.hpp"
-#include "stress/harness/structure_memory.hpp"
-#include "stress/workload.hpp"
+#include "stress/seam/structure_memory.hpp"
+#include "stress/seam/workload.hpp"
 #include "structures/sorted_array_set/sorted_array_set.hpp"
 
 namespace warpcheck {

@@ -1,7 +1,7 @@
 #include "stress/stadium/adapter.hpp"
 
 #include "stress/harness/seed_runs.hpp"
-#include "stress/workload_options.hpp"
+#include "stress/seam/workload_options.hpp"
 #if WARPCHECK_HAVE_CUDA
 #include "stress/stadium/gpu.hpp"
 #endif

@@ -1,7 +1,7 @@
-// Stadium hashing as a stress plug-in (see stress/structure.hpp).
+// Stadium hashing as a stress plug-in (see stress/seam/structure.hpp).
 #pragma once
 #include "stress/stadium/config.hpp"
-#include "stress/structure.hpp"
+#include "stress/seam/structure.hpp"
 
 namespace warpcheck {
 

@@ -10,7 +10,7 @@
 #include "linearizability/checker.hpp"
 #include "linearizability/set_presence.hpp"
 #include "linearizability/witness.hpp"
-#include "stress/synthetic_history.hpp"
+#include "linearizability/synthetic/synthetic_history.hpp"
 #include "support/brute_force_oracle.hpp"
 #include "support/property.hpp"
 #include "support/random_histories.hpp"

@@ -9,7 +9,7 @@
 
 #include "linearizability/checker.hpp"
 #include "linearizability/formats.hpp"
-#include "stress/synthetic_history.hpp"
+#include "linearizability/synthetic/synthetic_history.hpp"
 #include "support/run_cli.hpp"
 
 using namespace warpcheck;

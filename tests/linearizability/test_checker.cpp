@@ -4,7 +4,7 @@
 
 #include "linearizability/checker.hpp"
 #include "linearizability/witness.hpp"
-#include "stress/synthetic_history.hpp"
+#include "linearizability/synthetic/synthetic_history.hpp"
 
 using namespace warpcheck;
 

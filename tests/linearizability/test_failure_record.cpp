@@ -8,7 +8,7 @@
 #include "linearizability/formats.hpp"
 #include "linearizability/html_report.hpp"
 #include "linearizability/report.hpp"
-#include "stress/synthetic_history.hpp"
+#include "linearizability/synthetic/synthetic_history.hpp"
 
 using namespace warpcheck;
 

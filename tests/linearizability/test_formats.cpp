@@ -2,7 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "linearizability/formats.hpp"
-#include "stress/synthetic_history.hpp"
+#include "linearizability/synthetic/synthetic_history.hpp"
 #include "support/test_data.hpp"
 
 using namespace warpcheck;

@@ -10,7 +10,7 @@
 #include <map>
 
 #include "linearizability/formats.hpp"
-#include "stress/synthetic_history.hpp"
+#include "linearizability/synthetic/synthetic_history.hpp"
 #include "support/test_data.hpp"
 
 using namespace warpcheck;

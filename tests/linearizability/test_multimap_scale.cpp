@@ -11,7 +11,7 @@
 
 #include "linearizability/checker.hpp"
 #include "linearizability/witness.hpp"
-#include "stress/synthetic_history.hpp"
+#include "linearizability/synthetic/synthetic_history.hpp"
 #include "support/cross_check.hpp"
 
 using namespace warpcheck;

@@ -1,4 +1,4 @@
-// Wrong answers planted by warpcheck gen --wrong (stress/planted_wrong.hpp):
+// Wrong answers planted by warpcheck gen --wrong (linearizability/synthetic/planted_wrong.hpp):
 // in every model, small histories of every shape are refuted once one is
 // planted (by the exhaustive search and by the default checker), are
 // linearizable without, and a history with no sure spot is an error.
@@ -8,8 +8,8 @@
 
 #include "linearizability/checker.hpp"
 #include "linearizability/formats.hpp"
-#include "stress/planted_wrong.hpp"
-#include "stress/synthetic_history.hpp"
+#include "linearizability/synthetic/planted_wrong.hpp"
+#include "linearizability/synthetic/synthetic_history.hpp"
 #include "support/run_cli.hpp"
 #include "support/temp_dir.hpp"
 

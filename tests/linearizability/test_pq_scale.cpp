@@ -10,7 +10,7 @@
 #include "linearizability/checker.hpp"
 #include "linearizability/witness.hpp"
 #include "models/priority_queue.hpp"
-#include "stress/synthetic_history.hpp"
+#include "linearizability/synthetic/synthetic_history.hpp"
 
 using namespace warpcheck;
 

@@ -9,8 +9,8 @@
 
 #include "linearizability/checker.hpp"
 #include "linearizability/formats.hpp"
-#include "stress/planted_wrong.hpp"
-#include "stress/synthetic_history.hpp"
+#include "linearizability/synthetic/planted_wrong.hpp"
+#include "linearizability/synthetic/synthetic_history.hpp"
 #include "support/run_cli.hpp"
 #include "support/temp_dir.hpp"
 

@@ -13,9 +13,9 @@
 #include <sstream>
 
 #include "linearizability/formats.hpp"
-#include "stress/guided_bench.hpp"
-#include "stress/guided_replay.hpp"
-#include "stress/stress_session.hpp"
+#include "stress/commands/guided_bench.hpp"
+#include "stress/run/guided_replay.hpp"
+#include "stress/run/stress_session.hpp"
 #include "support/temp_dir.hpp"
 
 namespace warpcheck {

@@ -8,8 +8,8 @@
 
 #include "linearizability/checker.hpp"
 #include "linearizability/formats.hpp"
-#include "stress/stress_loop.hpp"
-#include "stress/stress_session.hpp"
+#include "stress/seam/stress_loop.hpp"
+#include "stress/run/stress_session.hpp"
 #include "support/temp_dir.hpp"
 
 using namespace warpcheck;

@@ -5,7 +5,7 @@
 // runs 10^5 seeds a test; here enough for each allowed outcome to show.)
 #include <gtest/gtest.h>
 
-#include "stress/litmus.hpp"
+#include "stress/litmus/litmus.hpp"
 
 namespace warpcheck {
 namespace {

@@ -5,8 +5,8 @@
 
 #include <sstream>
 
-#include "stress/catalogue.hpp"
-#include "stress/stress_session.hpp"
+#include "stress/seam/catalogue.hpp"
+#include "stress/run/stress_session.hpp"
 
 namespace warpcheck {
 namespace {

@@ -1,4 +1,4 @@
-// Perturbation recipes (--recipe, stress/gpu/recipe.hpp): the token's
+// Perturbation recipes (--recipe, stress/seam/recipe.hpp): the token's
 // parser and canonical printer round-trip, bad tokens are refused saying
 // what is wrong, presets expand, the option applies on the GPU only and is
 // stored canonically in the run configuration a history holds, and a
@@ -12,9 +12,9 @@
 #include <sstream>
 
 #include "linearizability/formats.hpp"
-#include "stress/gpu/recipe.hpp"
-#include "stress/recipe_table.hpp"
-#include "stress/stress_session.hpp"
+#include "stress/seam/recipe.hpp"
+#include "stress/commands/recipe_table.hpp"
+#include "stress/run/stress_session.hpp"
 #include "support/property.hpp"
 
 namespace warpcheck {

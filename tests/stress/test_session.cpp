@@ -9,8 +9,8 @@
 
 #include "linearizability/formats.hpp"
 #include "stress/harness/seed_runs.hpp"
-#include "stress/registry.hpp"
-#include "stress/stress_session.hpp"
+#include "stress/seam/registry.hpp"
+#include "stress/run/stress_session.hpp"
 #include "support/temp_dir.hpp"
 
 namespace warpcheck {

@@ -5,10 +5,10 @@
 #include <sstream>
 
 #include "linearizability/checker.hpp"
-#include "stress/registry.hpp"
-#include "stress/stress_session.hpp"
-#include "stress/synthetic_history.hpp"
-#include "stress/team_batches.hpp"
+#include "stress/seam/registry.hpp"
+#include "stress/run/stress_session.hpp"
+#include "linearizability/synthetic/synthetic_history.hpp"
+#include "stress/run/team_batches.hpp"
 
 namespace warpcheck {
 namespace {

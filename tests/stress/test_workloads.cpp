@@ -2,13 +2,14 @@
 // form; and the shrinker, which keeps a failing workload failing.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <set>
 
 #include "linearizability/checker.hpp"
-#include "stress/registry.hpp"
+#include "stress/seam/registry.hpp"
 #include "stress/slab_hash/config.hpp"
-#include "stress/stress_session.hpp"
-#include "stress/workload.hpp"
+#include "stress/run/stress_session.hpp"
+#include "stress/seam/workload.hpp"
 
 namespace warpcheck {
 namespace {
@@ -87,12 +88,18 @@ TEST(StressWorkloads, APrefillInsertsDistinctKeysSpreadOverTheRangeWithValuesOfI
   EXPECT_TRUE(prefill_ops(w, OpKind::Insert).ops.empty());
 }
 
-// Every warp structure, on the simulator and real threads: the prefill is
+// Every warp structure that takes a prefill and runs on real threads (by
+// its declaration), on the simulator and real threads: the prefill is
 // recorded in team 0's stream and returns before any run operation starts.
 TEST(StressWorkloads, APrefillIsRecordedAndPrecedesTheRunOnEveryWarpStructure) {
-  for (const char* name : {"slabhash", "sorted-set", "gfsl"})
+  size_t tried = 0;
+  for (const Structure& s : registry().structures) {
+    const OptionTable& table = *option_table(s);
+    const bool prefills = std::any_of(table.begin(), table.end(), [](const OptionSpec& o) { return o.name == "prefill"; });
+    if (s.spec.team != "warp" || !prefills || !s.supports(Backend::Threads)) continue;
+    ++tried;
+    const std::string& name = s.spec.name;
     for (Backend b : {Backend::Sim, Backend::Threads}) {
-      const Structure& s = *registry().find(name);
       StressRequest r = request_from_flags(s, b, "--teams 2 --keys 32 --prefill 20 --ops-per-lane 1");
       const Target t = s.configure(r.options);
       const Ops ops = materialize(t.shape, generate_slots(t.shape, 5));
@@ -117,6 +124,8 @@ TEST(StressWorkloads, APrefillIsRecordedAndPrecedesTheRunOnEveryWarpStructure) {
       EXPECT_LT(last_prefill_return, first_run_call) << name << " on " << backend_name(b);
       EXPECT_EQ(check_history(run.history).verdict, Verdict::Linearizable) << name << " on " << backend_name(b);
     }
+  }
+  EXPECT_GT(tried, 0u) << "no structure declares a warp team, a prefill and real threads: the test tried none";
 }
 
 TEST(StressWorkloads, AFailingWorkloadShrinks) {

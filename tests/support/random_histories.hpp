@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "linearizability/formats.hpp"
-#include "stress/synthetic_history.hpp"
+#include "linearizability/synthetic/synthetic_history.hpp"
 
 namespace warpcheck::testing {
 

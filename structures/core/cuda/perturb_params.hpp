@@ -1,7 +1,7 @@
 // Seeded perturbation of a GPU run, as the device sees it: which of the
 // layer's scheduling points may delay their team, how long, which teams,
 // how the launch maps blocks to teams, and what the hammer warps hit. Plain
-// C++ (the host fills it from a recipe, stress/gpu/recipe.hpp; the launch
+// C++ (the host fills it from a recipe, stress/seam/recipe.hpp; the launch
 // plan, stress/gpu/perturb_launch.cuh). A kernel that is not built for
 // perturbation never reads it (structures/core/cuda/perturbation.cuh).
 #pragma once

@@ -11,9 +11,9 @@
 
 #include "linearizability/checker.hpp"
 #include "stress/gfsl/config.hpp"
-#include "stress/mutation_score.hpp"
-#include "stress/registry.hpp"
-#include "stress/stress_session.hpp"
+#include "stress/commands/mutation_score.hpp"
+#include "stress/seam/registry.hpp"
+#include "stress/run/stress_session.hpp"
 #include "structures/core/sim/sim_team.hpp"
 
 namespace warpcheck {

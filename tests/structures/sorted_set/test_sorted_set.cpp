@@ -5,9 +5,9 @@
 
 #include "linearizability/checker.hpp"
 #include "linearizability/formats.hpp"
-#include "stress/registry.hpp"
+#include "stress/seam/registry.hpp"
 #include "stress/sorted_set/config.hpp"
-#include "stress/stress_session.hpp"
+#include "stress/run/stress_session.hpp"
 
 namespace warpcheck {
 namespace {

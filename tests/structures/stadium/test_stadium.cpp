@@ -12,9 +12,9 @@
 #include <set>
 
 #include "linearizability/checker.hpp"
-#include "stress/registry.hpp"
+#include "stress/seam/registry.hpp"
 #include "stress/stadium/config.hpp"
-#include "stress/stress_session.hpp"
+#include "stress/run/stress_session.hpp"
 #include "structures/core/sim/sim_team.hpp"
 
 namespace warpcheck {

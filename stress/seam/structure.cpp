@@ -1,0 +1,233 @@
+#include "stress/seam/structure.hpp"
+
+#include "stress/seam/registry.hpp"
+
+#include <algorithm>
+#include <sstream>
+#include <stdexcept>
+
+namespace warpcheck {
+
+std::string oracle_names(Oracles o) {
+  std::string s;
+  for (FailureOracle f : kFailureOracles)
+    if (o & oracle_bit(f)) s += (s.empty() ? "" : ", ") + std::string(failure_oracle_name(f));
+  return s.empty() ? "-" : s;
+}
+
+Oracles caught_by(const SeedRun& run, const CheckResult& check, bool points_must_hold) {
+  Oracles o = 0;
+  if (run.fault) o |= oracle_bit(oracle_of(run.fault_kind));
+  if (!run.invariant_violations.empty()) o |= kOracleInvariants;
+  if (check.verdict == Verdict::Violation) o |= kOracleChecker;
+  if (points_must_hold && SeedRun::points_not_explained(check)) o |= kOraclePoints;
+  return o;
+}
+
+bool Structure::supports(Backend b) const { return std::find(backends.begin(), backends.end(), b) != backends.end(); }
+
+std::string Structure::backend_list() const {
+  std::string s;
+  for (Backend b : backends) s += (s.empty() ? "" : ", ") + std::string(backend_name(b));
+  return s;
+}
+
+namespace {
+
+std::string preset_names() {
+  std::string s;
+  for (const RecipePreset& p : recipe_presets()) s += (s.empty() ? "" : ", ") + p.name;
+  return s;
+}
+
+// The stress run's own options, shared by every structure.
+OptionTable run_options() {
+  const std::vector<Backend> sim{Backend::Sim};
+  return {
+      choice_option("backend", "where to run: the simulator, real threads (for ThreadSanitizer) or the GPU "
+                               "(default: the GPU when there is one)", Defaults{}, {"sim", "threads", "gpu"}),
+      session_option(integer_option("seeds", "runs, one seed each", "100", 1, uint64_t(1) << 40)),
+      session_option(integer_option("seed", "the first seed", "1", 0, UINT64_MAX)),
+      only_on(sim, choice_option("scheduler", "the simulator's schedule: uniform random, PCT, targeted (random, and a team "
+                                              "preempted inside its read of one object until writes tear it, or at a lock "
+                                              "hand-off: --preempt-*), or guided (targeted, in the order of a GPU run's history: "
+                                              "--guide)", "random", {"random", "pct", "targeted", "guided"})),
+      only_on(sim, named_value("FILE", text_option("guide", "guided: the GPU run's history whose order the run follows (an "
+                                                            "operation begins once those that responded before it there have "
+                                                            "here); its workload too (--workload)", Defaults{}, {}))),
+      only_on(sim, choice_option("guide-order", "guided: the orders of the GPU's history that the run follows: real-time (an "
+                                                "operation begins once those that responded before its invocation there have "
+                                                "here) or invocations (and once those invoked before it there have begun here; "
+                                                "the default)",
+                                 Defaults{}, {"real-time", "invocations"})),
+      only_on(sim, integer_option("pct-depth", "PCT's bug depth d (d - 1 priority change points)", "3", 1, 64)),
+      only_on(sim, integer_option("pct-steps", "PCT's step estimate k (default: one run's steps, measured)", Defaults{}, 1,
+                                  uint64_t(1) << 40)),
+      only_on(sim, real_option("delays", "the chance that a write, or a wide read's transaction, makes its team sit out --delay-steps steps (widens windows)",
+                               "0", 0, 1)),
+      only_on(sim, integer_option("delay-steps", "how many steps a delayed team sits out", "2000", 1, uint64_t(1) << 32)),
+      only_on(sim, flag_option("delay-loads", "--delays also after a lane's load: a team's read of a slab, chunk or node, "
+                                              "one load a lane, is torn by the writes of teams that run meanwhile")),
+      only_on(sim, real_option("preempt-reads", "targeted: the chance that a team about to load another word of the object "
+                                                "(slab, chunk, node, else 128-byte line) its last load read sits out there until "
+                                                "other teams tear that read", "0.1", 0, 1)),
+      only_on(sim, real_option("preempt-handoffs", "targeted: the chance that a team sits out right after releasing a lock, "
+                                                   "until other teams write the lock's object", "0.25", 0, 1)),
+      only_on(sim, integer_option("preempt-writes", "targeted: a preempted team waits for 1 to this many tearing writes (at a "
+                                                    "hand-off: writes), drawn; lanes about to write the object go first", "1", 1,
+                                  1u << 20)),
+      only_on(sim, integer_option("preempt-steps", "targeted: the most steps a preempted team sits out", "2000", 1,
+                                  uint64_t(1) << 32)),
+      only_on(sim, choice_option("memory-model", "sc: every load sees the newest store; relaxed: what PTX allows "
+                                                 "(docs/relaxed-memory.md)", "sc", {"sc", "relaxed"})),
+      only_on(sim, real_option("stale-reads", "relaxed memory: the chance that a load that may see an older store does", "0.5", 0, 1)),
+      only_on(sim, integer_option("visibility-steps", "relaxed memory: steps after which a store is seen by every team",
+                                  "4000", 1, uint64_t(1) << 32)),
+      only_on(sim, integer_option("teams-per-block", "teams a thread block holds (cta scope spans them)", "1", 1, 1u << 16)),
+      only_on({Backend::Sim, Backend::Gpu},
+              integer_option("spin-bound", "iterations of one spin loop before it is reported as a deadlock",
+                             Defaults{"20000", "", "1048576"}, 1, uint64_t(1) << 40)),
+      only_on({Backend::Gpu},
+              named_value("RECIPE|preset:NAME",
+                          text_option("recipe", "seeded perturbation: delays at the layer's scheduling points, hammer warps, a shuffled "
+                                                "launch, an occupancy limit (docs/gpu-perturbation.md; presets: " + preset_names() +
+                                                "); off by default",
+                                      Defaults{}, [](const std::string& v) { parse_recipe(v); }))),
+      flag_option("require-points", "a history that the recorded linearization points do not explain fails the run"),
+      choice_option("record", "how operations are stamped: op (each lane's operation its own invocation and response) or "
+                              "batch (a warp's round shares one pair, its earliest invocation and latest response, as a warp-batch "
+                              "recorder stamps it on the GPU: hundreds of overlapping operations a key)",
+                    "op", {"op", "batch"}),
+      session_option(named_value("wcs1:...|@FILE", only_on(sim, text_option("schedule", "replay this printed schedule", Defaults{}, {})))),
+      session_option(named_value("@FILE", text_option("workload", "run this workload file instead of the seed's", Defaults{}, {}))),
+      session_option(named_value("DIR", text_option("out", "write a failure's history, HTML report, workload and schedule here", Defaults{}, {}))),
+      session_option(choice_option("keep", "with --out: the runs whose histories are kept as DIR/seed-K-VERDICT.bin, besides the "
+                                           "first failure's files: failures, unknown (failures and the runs the checker left "
+                                           "undecided), all, none",
+                                   "unknown", kKeepChoices)),
+      session_option(real_option("timeout", "seconds the checker may spend on one history", "60", 0.001, 1e7)),
+      session_option(integer_option("times", "repro on the GPU: reruns of the seed", "20", 1, 1u << 20)),
+      session_option(flag_option("in-simulator", "repro of a GPU run's history: reproduce it in the simulator, guided by the "
+                                                 "history's order (--tries), and write a seed and schedule that replay it")),
+      session_option(integer_option("tries", "repro --in-simulator: guided tries, schedule seeds 1 to N", "100", 1, 1u << 20)),
+      session_option(flag_option("unguided", "repro --in-simulator: the tries under the run's declared simulator scheduler "
+                                             "instead, not guided (a comparison)")),
+      session_option(integer_option("shrink-tries", "runs the shrinker may spend on a failing workload", "200", 0, 1u << 20)),
+      session_option(flag_option("keep-going", "run every seed, also after a failure")),
+      session_option(flag_option("quiet", "no progress line")),
+      session_option(flag_option("no-shrink", "report a failure as found, unshrunk")),
+  };
+}
+
+}  // namespace
+
+std::shared_ptr<const OptionTable> option_table(const Structure& s) {
+  auto table = std::make_shared<OptionTable>(run_options());
+  std::vector<std::string> mutants{"none"};
+  for (const MutantSpec& m : s.spec.mutants) mutants.push_back(m.name);
+  table->push_back(choice_option("mutant", "plant this bug (see --list-mutants)", "none", mutants));
+  if (!s.spec.fixes.empty()) {
+    std::vector<std::string> fixes;
+    for (const FixSpec& f : s.spec.fixes) fixes.push_back(f.name);
+    table->push_back(names_option("fixes", "apply these fixes of the paper's findings (see --list-mutants)", fixes));
+  }
+  for (const OptionSpec& o : s.spec.options) {
+    if (std::any_of(table->begin(), table->end(), [&](const OptionSpec& t) { return t.name == o.name; }))
+      throw std::logic_error(s.spec.name + " declares --" + o.name + ", an option of every stress run");
+    table->push_back(o);
+  }
+  return table;
+}
+
+std::vector<FlagItem> flag_items(const Structure& s, const std::string& flags) {
+  const auto table = option_table(s);
+  std::vector<FlagItem> out;
+  std::istringstream in(flags);
+  std::string token;
+  while (in >> token) {
+    if (token.rfind("--", 0) != 0) throw std::invalid_argument("expected --option in '" + flags + "', got '" + token + "'");
+    FlagItem item;
+    item.name = token.substr(2);
+    const auto it = std::find_if(table->begin(), table->end(), [&](const OptionSpec& o) { return o.name == item.name; });
+    if (it != table->end()) item.backends = it->backends;
+    item.flag = it != table->end() && it->kind == OptionKind::Flag;
+    if (!item.flag && !(in >> item.value)) throw std::invalid_argument(token + " needs a value in '" + flags + "'");
+    out.push_back(std::move(item));
+  }
+  return out;
+}
+
+std::string FlagItem::text() const { return " --" + name + (flag ? "" : " " + value); }
+
+bool FlagItem::applies_on(Backend b) const {
+  return backends.empty() || std::find(backends.begin(), backends.end(), b) != backends.end();
+}
+
+SplitFlags split_flags(const Structure& s, const std::string& flags, Backend b) {
+  SplitFlags out;
+  for (const FlagItem& f : flag_items(s, flags)) (f.applies_on(b) ? out.here : out.elsewhere) += f.text();
+  return out;
+}
+
+size_t mutant_index(const StructureSpec& s, const Options& o) {
+  const std::string& name = o.text("mutant");
+  for (size_t i = 0; i < s.mutants.size(); ++i)
+    if (s.mutants[i].name == name) return i + 1;
+  return 0;
+}
+
+std::vector<std::string> chosen_fixes(const Options& o) { return o.declared("fixes") ? o.names("fixes") : std::vector<std::string>{}; }
+
+uint32_t chosen_fix_bits(const Options& o, const std::vector<std::string>& names, uint32_t all) {
+  uint32_t bits = o.text("variant") == "fixed" ? all : 0;
+  for (const std::string& name : chosen_fixes(o))
+    for (size_t i = 0; i < names.size(); ++i)
+      if (names[i] == name) bits |= 1u << i;
+  return bits;
+}
+
+std::string paper_without(const std::vector<std::string>& names, const std::string& fix) {
+  std::string fixes;
+  for (const std::string& f : names)
+    if (f != fix) fixes += (fixes.empty() ? "" : ",") + f;
+  return "--variant paper --fixes " + fixes;
+}
+
+namespace {
+
+void check_applies(const std::string& what, const std::vector<Applies>& applies, const Options& o) {
+  for (const Applies& a : applies) {
+    const std::string& v = o.text(a.option);
+    if (std::find(a.values.begin(), a.values.end(), v) != a.values.end()) continue;
+    std::string where;
+    for (const std::string& w : a.values) where += (where.empty() ? "" : " or ") + w;
+    throw std::invalid_argument(what + " does not apply in " + v + " " + a.option + " (it applies in " + where + " " +
+                                a.option + ")");
+  }
+}
+
+}  // namespace
+
+void check_applicability(const StructureSpec& s, const Options& o) {
+  if (const size_t m = mutant_index(s, o)) check_applies("mutant " + s.mutants[m - 1].name, s.mutants[m - 1].applies, o);
+  for (const std::string& name : chosen_fixes(o))
+    for (const FixSpec& f : s.fixes)
+      if (f.name == name) check_applies("fix " + f.name, f.applies, o);
+}
+
+// The registry's look-ups live with the type (stress/), its list with the
+// adapters (registry.cpp, in warpcheck_targets): the stress session finds
+// structures by name without linking every adapter.
+const Structure* Registry::find(std::string_view name) const {
+  for (const Structure& s : structures)
+    if (s.spec.name == name) return &s;
+  return nullptr;
+}
+
+std::string Registry::names() const {
+  std::string s;
+  for (const Structure& st : structures) s += (s.empty() ? "" : ", ") + st.spec.name;
+  return s;
+}
+
+}  // namespace warpcheck
