@@ -5,7 +5,8 @@
 # the merged counts, which must be identical, and the wall times.
 #   bash bench/campaign_compare.sh [SEEDS] [P] [SHARDS] [-- STRESS OPTIONS]
 # Defaults: 10000 seeds, P = the cores, 20 shards, and the CLI test's run
-# (slabhash in map mode with the torn_read bug planted). Results: bench/RESULTS.md.
+# (slabhash in map mode with the torn_read bug planted). Results: bench/RESULTS.md,
+# "Campaigns and sweeps", issue 15.
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 seeds=${1:-10000} processes=${2:-$(nproc)} shards=${3:-20}

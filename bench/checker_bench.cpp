@@ -1,5 +1,5 @@
 // Benchmarks of the general checker (issue 2), run as build/bench/checker_bench and
-// recorded in bench/RESULTS.md. Each builds its history once, outside the
+// recorded in bench/RESULTS.md ("The checker", issues 2 and 3). Each builds its history once, outside the
 // timed loop, and reports operations checked and model steps per second.
 #include <benchmark/benchmark.h>
 

@@ -26,7 +26,7 @@ stamp() { echo "[$((SECONDS - start)) s] $*"; }
 
 # GPU failures first (a few seconds each): the planted bugs whose GPU runs
 # fit the simulator (at most 4,096 lanes), with a recipe that catches each
-# (bench/RESULTS.md, issue 15's table).
+# (bench/RESULTS.md, "GPU perturbation", issue 15's table).
 failures=${GPU_FAILURES:-"sorted-set unlocked_contains;slabhash slab_local_uniqueness;slabhash torn_read --recipe preset:tear;gfsl no_zombie_skip --recipe preset:tear;stadium pair_before_reserve"}
 [ -n "${SKIP_FAILURES:-}" ] && failures=""
 mkdir -p "$out/failures"
@@ -44,7 +44,8 @@ tar -czf "$out/failures.tar.gz" -C "$out" failures && rm -rf "$out/failures"
 
 # Message passing on the GPU with x and y in different L2 slices and
 # partitions (the missing-fence planted bugs need such a reordering; with
-# y on the next line no H100 showed one: bench/RESULTS.md, issue 18).
+# y on the next line no H100 showed one: bench/RESULTS.md, "Relaxed memory and
+# litmus tests", issue 18).
 aparts="128 262144 4194304 67108864"
 [ -n "${SKIP_LITMUS:-}" ] && aparts=""
 for apart in $aparts; do

@@ -12,8 +12,8 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 # spared), WARPCHECK_QUICK_BUILD (a unity build at -O1: CMakeLists.txt)
 # and Ninja (a library's files start before the libraries it links are
 # done). On the 2-core machine that builds in under 2 minutes where a plain
-# -O3 build takes 5; its runs are about 10% slower (bench/RESULTS.md, "The
-# main job's build").
+# -O3 build takes 5; its runs are about 10% slower (bench/RESULTS.md, "Build
+# and test-phase times", issue 28).
 if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1; then
   bash tools/setup.sh warpcheck >/dev/null
   warpcheck=build/tools/warpcheck

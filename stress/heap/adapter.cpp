@@ -46,7 +46,7 @@ StructureSpec HeapAdapter::declare() {
        kOracleChecker | kOracleInvariants, td, {"--variant td-fixed"}},
       {"ignore_parked_parent", "a bottom-up insert merges into a parent another insert has parked (INSHOLD) instead of waiting (lines 19-20)",
        kOracleChecker | kOracleInvariants, bu,
-       // Targeted: 55 seeds in 1,000 against 26 with uniform random picks (bench/RESULTS.md, issue 15).
+       // Targeted: 55 seeds in 1,000 against 26 with uniform random picks (bench/RESULTS.md, "The simulator and its schedulers", issue 15: targeted schedules).
        {"--variant bu-fixed --block 1 --k 2 --ops-per-team 6 --teams 4 --mix insert=70,delete=30 --prefill 3 --scheduler targeted"}},
       {"relaxed_unlock", "MS_UNLOCK's CAS has no release: a node's keys may reach its next holder after the lock does",
        kOracleChecker | kOracleInvariants, {},

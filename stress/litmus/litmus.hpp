@@ -5,7 +5,8 @@
 // system scope, with the teams in one block or in different ones, or the
 // last team a CPU thread on the host (only system scope reaches it). Each team is one
 // lane; a run's outcome is its registers. The table they give is in
-// docs/relaxed-memory.md and bench/RESULTS.md (bench/litmus.cpp prints it).
+// docs/relaxed-memory.md and bench/RESULTS.md, "Relaxed memory and litmus tests"
+// (bench/litmus.cpp prints it).
 #pragma once
 #include <cstdint>
 #include <functional>

@@ -45,7 +45,8 @@ struct PerturbRecipe {
   // Layout: every array of the structure starts this many bytes past the
   // end of the one before it (0: each its own cudaMalloc, as usual). The
   // H100 reorders unfenced message passing only between far apart words
-  // (bench/RESULTS.md, litmus runs), so a missing fence between a lock and
+  // (bench/RESULTS.md, "GPU perturbation", issue 15: the GPU table, final,
+  // its litmus runs), so a missing fence between a lock and
   // the data it guards shows only when they are far apart.
   uint64_t apart = 0;
   uint64_t seed = 0;     // mixed with the run's seed

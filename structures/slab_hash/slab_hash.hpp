@@ -576,8 +576,8 @@ struct slab_hash {
 // slab_hash::kInsertOnlyLaunch (inserts only), or (tests, and the
 // benchmark's --guard off) slab_hash::kWithoutDeleteGuard. Tile: the lanes of a tile
 // when the bulk driver's rounds are served by tiles (serve_round): 8 (four
-// operations a warp step, the fastest on an H100: bench/RESULTS.md, issue
-// 16 round 3) or 16 (two); 0 serves one operation at a time through
+// operations a warp step, the fastest on an H100: bench/RESULTS.md, "Slab
+// hash", issue 16 round 3) or 16 (two); 0 serves one operation at a time through
 // serve() (the benchmark's side-by-side baseline).
 template <slab_hash_mode M, int Launch = 0, uint32_t Tile = 8>
 struct slab_hash_fixed {

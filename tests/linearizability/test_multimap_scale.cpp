@@ -3,8 +3,8 @@
 // multimap checker, where the general search ends at its budget (pending
 // erases may have removed any live value). An absent answer planted where
 // a value is surely live is refuted on a few operations. The command-line
-// timings are in bench/RESULTS.md ("Issue 15: a distinct-value multimap
-// checker").
+// timings are in bench/RESULTS.md ("The checker", "Issue 15: a
+// distinct-value multimap checker").
 #include <gtest/gtest.h>
 
 #include <unordered_map>

@@ -2,7 +2,7 @@
 // by the distinct-value checker in one pass, linearizable or not, where the
 // general search branches over the order of overlapping enqueues and meets
 // a wrong choice only when the queue drains to it. The command-line timings
-// are in bench/RESULTS.md ("Issue 19").
+// are in bench/RESULTS.md ("The checker", "Issue 19: queue and stack models").
 #include <gtest/gtest.h>
 
 #include "linearizability/checker.hpp"

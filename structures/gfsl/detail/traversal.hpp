@@ -43,7 +43,7 @@ struct lateral_result {
 // walk settles the answer under the chunk's lock instead, in bounded time.
 // Not sooner: readers that lock early convoy on the upper levels' few
 // chunks (on an H100, [10,10,80] on 1M keys: 24 M ops/s at 4 tries, 534
-// at 1024, 557 never locking; bench/RESULTS.md, issue 13).
+// at 1024, 557 never locking; bench/RESULTS.md, "GFSL", issue 13).
 // Taking a lock is waiting for its holder, so only a walk that may lock
 // the chunk in the lock order (bottom, then upper levels in ascending
 // order, left to right) validates; updateDownPtrs' walks, which hold a

@@ -22,7 +22,8 @@
 //  - delete line 18 is printed as a comment (`// lstate = ...`); it is the
 //    loop's body, like line 20.
 // Findings (kept as printed; each has a named fix, so it can be reproduced
-// with the others fixed: tests/structures/heap/test_heap.cpp, bench/RESULTS.md):
+// with the others fixed: tests/structures/heap/test_heap.cpp, bench/RESULTS.md,
+// "Heap", issues 6 and 30):
 //  B1 delete line 9 locks the last node only from AVAIL, though it may be a
 //     parked insert's node (INSHOLD) whose insert waits (line 19) for the
 //     root this delete holds: a wait-for cycle (heap_fix::take_parked_last

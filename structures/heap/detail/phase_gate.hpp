@@ -4,7 +4,7 @@
 // Why: the framework showed the paper's INS/DEL cooperation (parking with
 // INSHOLD, DELMOD marks) wrong four ways (B1-B4, bu_heap.hpp), and a first
 // correction with Hunt et al.'s owner tags, generalized to batches, was
-// refuted too (bench/RESULTS.md). Without a delete in flight the paper's
+// refuted too (bench/RESULTS.md, "Heap", issue 6). Without a delete in flight the paper's
 // bottom-up insert is Hunt's insert for batches: an insert waits while its
 // parent is INUSE or INSHOLD, so an insert's batch never merges into a
 // parent whose own upper edge is still unsettled, and nothing else moves

@@ -10,7 +10,7 @@
 // (one operation a warp step, lanes 2j and 2j+1 both loading pair j) that
 // is a quarter (a half) of the steps, and four (two) slab reads in flight a
 // warp: on an H100 the searches run 1.4-1.7x faster (bench/RESULTS.md,
-// issue 16 round 3).
+// "Slab hash", issue 16 round 3).
 //
 // Why a tile reads a slab as soundly as the warp does: the slab's pairs are
 // read by the same 64-bit single-copy-atomic loads, and every decision
