@@ -1,6 +1,7 @@
 #include "stress/gfsl/adapter.hpp"
 
 #include "stress/harness/seed_runs.hpp"
+#include "stress/seam/fix_bits.hpp"
 #include "stress/seam/workload_options.hpp"
 #if WARPCHECK_HAVE_CUDA
 #include "stress/gfsl/gpu.hpp"
@@ -9,13 +10,9 @@
 namespace warpcheck {
 
 namespace {
-namespace fix = structures::gfsl_fix;
+namespace gfsl_fix = structures::gfsl_fix;
 
-// The fixes' names, in structures::gfsl_fix bit order.
-const std::vector<std::string> kFixNames = {"unlock_next_after_split", "unlock_on_vanished_key", "reread_next_after_split",
-                                            "validated_absent",        "raise_locked_key",       "zombie_stays_locked",
-                                            "sync_lanes_between_writes", "acquire_reads",        "release_writes",
-                                            "down_ptr_to_found_chunk", "unlock_last_chunk"};
+static_assert(all_fix_bits(GfslAdapter::fixes) == gfsl_fix::kAll);
 }  // namespace
 
 StructureSpec GfslAdapter::declare() {
@@ -25,7 +22,7 @@ StructureSpec GfslAdapter::declare() {
   s.model = "map: insert (if absent) -> bool, erase -> bool, find -> value or absent";
   s.options = {
       choice_option("variant", "fixed: with every fix of its findings (every structure's default); paper: the pseudocode as printed",
-                    "fixed", {"paper", "fixed"}),
+                    "fixed", kPaperVariants),
       choice_option("chunk", "entries a chunk (and levels): 32, or 16 with half the warp idle", "32", {"32", "16"}),
       integer_option("pool-chunks", "chunks in the pool (0: enough for the workload; no reclamation)", "0", 0, 1u << 30),
       real_option("p-chunk", "the chance a split raises a key to the level above", "1", 0, 1),
@@ -47,13 +44,12 @@ StructureSpec GfslAdapter::declare() {
   // Delays at writes open the windows between a split's or merge's writes.
   const std::string delays = " --delays 0.05 --delay-steps 3000";
   // The printed pseudocode with every fix but `fix`.
-  auto without = [](const std::string& fix) { return paper_without(kFixNames, fix); };
+  auto without = [](uint32_t fix) { return paper_without(fixes, fix); };
   // Without its deadlocks and lost keys, and without the validated absent
   // answer (G4), which masks the ordering mutants of splits and merges: an
   // absent answer from a chunk someone holds is not believed, and every
   // chunk a split or merge writes is held.
-  const std::string printed = without("validated_absent");
-  // In structures::gfsl_mutant order.
+  const std::string printed = without(gfsl_fix::validated_absent);
   s.mutants = {
       {.name = "no_zombie_skip",
        .breaks = "searchLateral takes a zombie's contents as a live chunk's (no lateral step past it)",
@@ -123,36 +119,36 @@ StructureSpec GfslAdapter::declare() {
   };
   s.audit = "docs/papers/gfsl.md";
   s.findings = {
-      {"G1_next_chunk_never_unlocked", without("unlock_next_after_split") + small, kOracleDeadlock, 50, "unlock_next_after_split"},
-      {"G2_delete_keeps_bottom_lock", without("unlock_on_vanished_key") + small, kOracleDeadlock, 50, "unlock_on_vanished_key"},
-      {"G3_merge_with_stale_next", without("reread_next_after_split") + small,
+      {"G1_next_chunk_never_unlocked", without(gfsl_fix::unlock_next_after_split) + small, kOracleDeadlock, 50, "unlock_next_after_split"},
+      {"G2_delete_keeps_bottom_lock", without(gfsl_fix::unlock_on_vanished_key) + small, kOracleDeadlock, 50, "unlock_on_vanished_key"},
+      {"G3_merge_with_stale_next", without(gfsl_fix::reread_next_after_split) + small,
        kOracleStructureCheck | kOracleInvariants | kOracleChecker, 100, "reread_next_after_split"},
       // In relaxed memory every lane's load may be stale: a 16-entry read
       // tears too, at once (seed 1). In sc memory only a 32-entry read's two
       // transactions tear: --chunk 32 --scheduler pct --delays 0.02
       // --delay-steps 500 shows it at seed 210 (docs/papers/gfsl.md).
       {"G4_torn_chunk_read_misses_key",
-       without("validated_absent") + " --chunk 16 --keys 40 --ops-per-lane 4 --teams 3 --mix insert=50,erase=0,contains=50"
+       without(gfsl_fix::validated_absent) + " --chunk 16 --keys 40 --ops-per-lane 4 --teams 3 --mix insert=50,erase=0,contains=50"
                                      " --memory-model relaxed",
        kOracleChecker, 5, "validated_absent"},
       // Two teams of inserts and deletes on 20 keys: a Delete of the raised
       // key must fall in the window between the split's unlock and the raise.
       {"G6_raised_key_deleted_meanwhile",
-       without("raise_locked_key") + " --chunk 16 --keys 20 --ops-per-lane 6 --teams 2 --mix insert=50,erase=50,contains=0",
+       without(gfsl_fix::raise_locked_key) + " --chunk 16 --keys 20 --ops-per-lane 6 --teams 2 --mix insert=50,erase=50,contains=0",
        kOracleInvariants, 400, "raise_locked_key"},
       // Relaxed memory: a team reads a chunk as it was before what the link
       // or unlock it followed published (G4 no longer hides it); first
       // caught as a key in two live chunks.
-      {"G7_read_path_without_acquire", without("acquire_reads") + small + " --memory-model relaxed",
+      {"G7_read_path_without_acquire", without(gfsl_fix::acquire_reads) + small + " --memory-model relaxed",
        kOracleChecker | kOracleInvariants | kOracleStructureCheck, 5, "acquire_reads"},
       // The unlock stores "unlocked" over the mark: the chunk is live again
       // and the next team writes into what the zombie detector retired.
-      {"G8_unlock_revives_zombie", without("zombie_stays_locked") + small, kOracleShadow | kOracleZombie | kOracleChecker, 5,
+      {"G8_unlock_revives_zombie", without(gfsl_fix::zombie_stays_locked) + small, kOracleShadow | kOracleZombie | kOracleChecker, 5,
        "zombie_stays_locked"},
-      {"G10_plain_unlock_publishes_nothing", without("release_writes") + small + " --memory-model relaxed",
+      {"G10_plain_unlock_publishes_nothing", without(gfsl_fix::release_writes) + small + " --memory-model relaxed",
        kOracleChecker | kOracleInvariants | kOracleStructureCheck, 5, "release_writes"},
       // A lower spin bound: the lock is held for good, the run ends 10x sooner.
-      {"G11_last_chunk_stays_locked", without("unlock_last_chunk") + small + " --spin-bound 2000", kOracleDeadlock, 5,
+      {"G11_last_chunk_stays_locked", without(gfsl_fix::unlock_last_chunk) + small + " --spin-bound 2000", kOracleDeadlock, 5,
        "unlock_last_chunk"},
   };
   s.suite = {
@@ -192,11 +188,11 @@ StructureSpec GfslAdapter::declare() {
 GfslConfig GfslAdapter::configure(const Options& o) {
   GfslConfig c;
   static_cast<WarpWorkload&>(c) = warp_workload(o);
-  c.chunk = uint32_t(std::stoul(o.text("chunk")));
+  c.chunk = uint32_t(o.integer("chunk"));
   c.pool_chunks = uint32_t(o.integer("pool-chunks"));
   c.p_chunk = o.real("p-chunk");
-  c.fixes = chosen_fix_bits(o, kFixNames, fix::kAll);
-  c.mutant = static_cast<structures::gfsl_mutant>(mutant_index(declare(), o));
+  c.fixes = chosen_fix_bits(o, fixes);
+  c.mutant = o.choice("mutant", mutants);
   validate(c);
   return c;
 }

@@ -1,14 +1,20 @@
 #include "stress/heap/adapter.hpp"
 
-#include <algorithm>
-
 #include "stress/harness/seed_runs.hpp"
+#include "stress/seam/fix_bits.hpp"
 #include "stress/seam/workload_options.hpp"
 #if WARPCHECK_HAVE_CUDA
 #include "stress/heap/gpu.hpp"
 #endif
 
 namespace warpcheck {
+
+namespace {
+namespace heap_fix = structures::heap_fix;
+using structures::heap_variant;
+
+static_assert(all_fix_bits(HeapAdapter::fixes) == (heap_fix::td_fixed | heap_fix::bu_fixed));
+}  // namespace
 
 StructureSpec HeapAdapter::declare() {
   const std::vector<Applies> td{{"variant", {"td", "td-fixed"}}}, bu{{"variant", {"bu", "bu-fixed"}}};
@@ -36,7 +42,6 @@ StructureSpec HeapAdapter::declare() {
       flag_option("no-bit-reversal", "insert targets in plain order instead of bit-reversed"),
       integer_option("capacity", "nodes (0: room for every push)", "0", 0, 1u << 26),
   };
-  // In structures::heap_mutant order.
   s.mutants = {
       {"early_root_release", "a delete releases the root right after refilling it, before the descent settles the smallest keys there",
        kOracleChecker | kOracleInvariants, {}, {"--variant td-fixed", "--variant bu-fixed"}},
@@ -52,7 +57,6 @@ StructureSpec HeapAdapter::declare() {
        kOracleChecker | kOracleInvariants, {},
        {"--variant td-fixed --memory-model relaxed", "--variant bu-fixed --memory-model relaxed"}},
   };
-  // In structures::heap_fix bit order.
   s.fixes = {
       {"hold_target_parent", "TD INS line 20 releases the target's parent before line 23 writes the target (F1)", td},
       {"release_marked_target", "TD INS lines 22-25: `tar` rebound to the root, line 25 releases the root the marking delete holds and never its MARKED target (F2)", td},
@@ -70,48 +74,49 @@ StructureSpec HeapAdapter::declare() {
   // A finding's run: the paper's variant with every other fix of its kind
   // (BU findings of the insert/delete overlap also without the phase gate,
   // which removes that overlap).
-  auto others = [&](const std::string& variant, std::vector<std::string> leave_out) {
-    std::string list;
-    for (const FixSpec& f : s.fixes) {
-      const bool applies = f.applies.empty() || f.applies[0].values[0] == variant;
-      if (!applies || std::find(leave_out.begin(), leave_out.end(), f.name) != leave_out.end()) continue;
-      list += (list.empty() ? "" : ",") + f.name;
-    }
-    return "--variant " + variant + (list.empty() ? "" : " --fixes " + list);
+  auto others = [](heap_variant inserts, uint32_t leave_out) {
+    const std::string list = fix_names(fixes, heap_fixes_of(inserts) & ~leave_out);
+    return "--variant " + std::string(name_of(kHeapVariants, {inserts, false})) + (list.empty() ? "" : " --fixes " + list);
   };
   s.findings = {
       // TD F2: the insert hands its keys to the root and releases the root, not the MARKED target.
-      {"F2_lost_wakeup", others("td", {"release_marked_target"}), kOracleDeadlock, 10, "release_marked_target"},
+      {"F2_lost_wakeup", others(heap_variant::td, heap_fix::release_marked_target), kOracleDeadlock, 10, "release_marked_target"},
       // TD F1: the target's parent released before the target is written
       // (PCT depth 2: seed 286, against 669 at depth 3).
-      {"F1_parent_released_early", others("td", {"hold_target_parent"}) + deep + " --pct-depth 2", kOracleChecker | kOracleInvariants, 350,
-       "hold_target_parent"},
+      {"F1_parent_released_early", others(heap_variant::td, heap_fix::hold_target_parent) + deep + " --pct-depth 2",
+       kOracleChecker | kOracleInvariants, 350, "hold_target_parent"},
       // BU B1: a delete waits (holding the root) for a parked last node whose insert waits for the root.
-      {"B1_last_node_parked", others("bu", {"take_parked_last", "phase_gate"}), kOracleDeadlock, 10, "take_parked_last"},
+      {"B1_last_node_parked", others(heap_variant::bu, heap_fix::take_parked_last | heap_fix::phase_gate),
+       kOracleDeadlock, 10, "take_parked_last"},
       // BU B2: an insert ends on a DELMOD parent, its own batch left parked.
-      {"B2_ends_on_delmod_parent", others("bu", {"wait_on_delmod_parent", "phase_gate"}), kOracleChecker | kOracleInvariants, 150, "wait_on_delmod_parent"},
+      {"B2_ends_on_delmod_parent", others(heap_variant::bu, heap_fix::wait_on_delmod_parent | heap_fix::phase_gate),
+       kOracleChecker | kOracleInvariants, 150, "wait_on_delmod_parent"},
       // BU B3: MS_TRYLOCK(x, state(x), INUSE) takes a lost CAS for a lock. The
       // targeted scheduler (a team preempted after a lock hand-off) finds it;
       // the default scheduler meets B4 first.
-      {"B3_trylock_as_read", others("bu", {"checked_trylock", "phase_gate"}) + " --scheduler targeted", kOracleChecker | kOracleInvariants,
-       50, "checked_trylock"},
+      {"B3_trylock_as_read", others(heap_variant::bu, heap_fix::checked_trylock | heap_fix::phase_gate) + " --scheduler targeted",
+       kOracleChecker | kOracleInvariants, 50, "checked_trylock"},
       // BU B4: with B1-B3 patched, marks without owners still lose a batch.
-      {"B4_marks_name_no_owner", others("bu", {"phase_gate"}) + deep, kOracleChecker | kOracleInvariants, 100, "phase_gate"},
+      {"B4_marks_name_no_owner", others(heap_variant::bu, heap_fix::phase_gate) + deep,
+       kOracleChecker | kOracleInvariants, 100, "phase_gate"},
       // Both: a delete that empties the heap's nodes takes the partial buffer and leaves it full.
-      {"taken_buffer_returned_twice", others("td", {"empty_taken_buffer"}), kOracleChecker | kOracleInvariants, 10, "empty_taken_buffer"},
+      {"taken_buffer_returned_twice", others(heap_variant::td, heap_fix::empty_taken_buffer),
+       kOracleChecker | kOracleInvariants, 10, "empty_taken_buffer"},
       // Both: relaxed lock words let a node's keys arrive after its lock.
-      {"relaxed_lock_words", others("td", {"lock_acquire_release"}) + " --memory-model relaxed", kOracleChecker | kOracleInvariants, 10,
-       "lock_acquire_release"},
+      {"relaxed_lock_words", others(heap_variant::td, heap_fix::lock_acquire_release) + " --memory-model relaxed",
+       kOracleChecker | kOracleInvariants, 10, "lock_acquire_release"},
       // Both: the delete of the only node waits on the root it holds.
-      {"one_node_delete_waits_for_itself", others("bu", {"one_node_delete"}), kOracleDeadlock, 10, "one_node_delete"},
+      {"one_node_delete_waits_for_itself", others(heap_variant::bu, heap_fix::one_node_delete), kOracleDeadlock, 10, "one_node_delete"},
       // TD: an INUSE target is a lock held out of order (deletes wait on it while its
       // insert locks down from the root), and line 21 fails: the keys go to the root unlocked.
-      {"target_never_target", others("td", {"lock_target_as_target"}), kOracleDeadlock | kOracleChecker | kOracleInvariants, 10,
-       "lock_target_as_target"},
+      {"target_never_target", others(heap_variant::td, heap_fix::lock_target_as_target),
+       kOracleDeadlock | kOracleChecker | kOracleInvariants, 10, "lock_target_as_target"},
       // TD: the delete whose mark took waits for the target and refills the root from an empty node.
-      {"mark_test_never_holds", others("td", {"mark_took_on_target"}), kOracleChecker | kOracleInvariants, 10, "mark_took_on_target"},
+      {"mark_test_never_holds", others(heap_variant::td, heap_fix::mark_took_on_target),
+       kOracleChecker | kOracleInvariants, 10, "mark_took_on_target"},
       // BU: the first descent gives the root back INUSE.
-      {"root_left_inuse", others("bu", {"descent_restores_avail"}), kOracleDeadlock | kOracleInvariants, 10, "descent_restores_avail"},
+      {"root_left_inuse", others(heap_variant::bu, heap_fix::descent_restores_avail),
+       kOracleDeadlock | kOracleInvariants, 10, "descent_restores_avail"},
   };
   s.audit = "docs/papers/heap.md";
   s.suite = {
@@ -133,8 +138,8 @@ StructureSpec HeapAdapter::declare() {
 
 HeapConfig HeapAdapter::configure(const Options& o) {
   HeapConfig c;
-  parse_heap_variant(o.text("variant"), c);
-  for (const std::string& f : chosen_fixes(o)) parse_heap_fixes(f, c);
+  set_heap_variant(o.choice("variant", kHeapVariants), c);
+  c.fixes |= named_fix_bits(o, fixes);
   c.teams = uint32_t(o.integer("teams"));
   c.lanes = uint32_t(o.integer("block"));
   c.k = uint32_t(o.integer("k"));
@@ -146,7 +151,7 @@ HeapConfig HeapAdapter::configure(const Options& o) {
   c.narrow_keys = uint32_t(o.integer("narrow-keys"));
   c.bit_reversal = !o.flag("no-bit-reversal");
   c.capacity = uint32_t(o.integer("capacity"));
-  c.mutant = static_cast<structures::heap_mutant>(mutant_index(declare(), o));
+  c.mutant = o.choice("mutant", mutants);
   validate(c);
   return c;
 }

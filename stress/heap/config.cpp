@@ -41,48 +41,19 @@ void validate(const HeapConfig& c) {
   if ((c.fixes & structures::heap_fix::phase_gate) && c.teams > 0xFFF) fail("the phase gate counts at most 4,095 blocks");
 }
 
-namespace {
-uint32_t all_fixes(heap_variant v) {
-  return v == heap_variant::td ? structures::heap_fix::td_fixed : structures::heap_fix::bu_fixed;
-}
-}  // namespace
-
-const std::vector<std::string>& heap_fix_names() {
-  static const std::vector<std::string> names = {
-      "hold_target_parent", "release_marked_target", "take_parked_last",    "wait_on_delmod_parent",
-      "checked_trylock",    "phase_gate",            "empty_taken_buffer",  "lock_acquire_release",
-      "one_node_delete",    "lock_target_as_target", "mark_took_on_target", "descent_restores_avail"};
-  return names;
+uint32_t heap_fixes_of(heap_variant inserts) {
+  return inserts == heap_variant::td ? structures::heap_fix::td_fixed : structures::heap_fix::bu_fixed;
 }
 
-std::string heap_variant_name(const HeapConfig& c) {
-  std::string name = c.variant == heap_variant::td ? "td" : "bu";
-  if (c.fixes && c.fixes == all_fixes(c.variant)) return name + "-fixed";
-  for (size_t i = 0; i < heap_fix_names().size(); ++i)
-    if (c.fixes >> i & 1u) name += "+" + heap_fix_names()[i];
-  return name;
+void set_heap_variant(HeapVariant v, HeapConfig& c) {
+  c.variant = v.inserts;
+  c.fixes = v.fixed ? heap_fixes_of(v.inserts) : 0;
 }
 
 void parse_heap_variant(const std::string& name, HeapConfig& c) {
-  const bool fixed = name.size() > 6 && name.substr(name.size() - 6) == "-fixed";
-  const std::string base = fixed ? name.substr(0, name.size() - 6) : name;
-  if (base != "td" && base != "bu") throw std::invalid_argument("heap: --variant must be td, bu, td-fixed or bu-fixed, got '" + name + "'");
-  c.variant = base == "td" ? heap_variant::td : heap_variant::bu;
-  c.fixes = fixed ? all_fixes(c.variant) : 0;
-  if (fixed && c.fixes == 0) throw std::invalid_argument("heap: there is no corrected " + base + " variant yet");
-}
-
-void parse_heap_fixes(const std::string& names, HeapConfig& c) {
-  size_t start = 0;
-  while (start <= names.size()) {
-    const size_t end = std::min(names.find(',', start), names.size());
-    const std::string name = names.substr(start, end - start);
-    const auto& all = heap_fix_names();
-    auto it = std::find(all.begin(), all.end(), name);
-    if (it == all.end()) throw std::invalid_argument("heap has no fix \"" + name + "\" (see --list-mutants)");
-    c.fixes |= 1u << (it - all.begin());
-    start = end + 1;
-  }
+  const HeapVariant* v = value_named(kHeapVariants, name);
+  if (!v) throw std::invalid_argument("heap: --variant must be td, bu, td-fixed or bu-fixed, got '" + name + "'");
+  set_heap_variant(*v, c);
 }
 
 uint32_t heap_capacity(const HeapConfig& c) {

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "stress/harness/sim_harness.hpp"
+#include "stress/seam/named_values.hpp"
 #include "stress/seam/structure_memory.hpp"
 #include "stress/seam/workload.hpp"
 #include "structures/heap/heap_driver.hpp"
@@ -35,16 +36,23 @@ struct HeapConfig {
 // Throws std::invalid_argument for an impossible configuration.
 void validate(const HeapConfig& c);
 
-// The variants: as printed, and with every fix of their findings.
-inline const std::vector<std::string> kHeapVariants = {"td", "bu", "td-fixed", "bu-fixed"};
-// Sets c's variant and its fixes; throws invalid_argument for another name.
+// A variant (--variant): top-down or bottom-up inserts, as printed or with
+// every fix of their findings.
+struct HeapVariant {
+  structures::heap_variant inserts = structures::heap_variant::td;
+  bool fixed = false;
+  bool operator==(const HeapVariant&) const = default;
+};
+inline constexpr Named<HeapVariant> kHeapVariants[] = {{{structures::heap_variant::td, false}, "td"},
+                                                       {{structures::heap_variant::bu, false}, "bu"},
+                                                       {{structures::heap_variant::td, true}, "td-fixed"},
+                                                       {{structures::heap_variant::bu, true}, "bu-fixed"}};
+// The fixes of the findings of a variant's inserts (structures::heap_fix bits).
+uint32_t heap_fixes_of(structures::heap_variant inserts);
+// Sets c's variant and its fixes.
+void set_heap_variant(HeapVariant v, HeapConfig& c);
+// The same by name ("td-fixed"); throws invalid_argument for another name.
 void parse_heap_variant(const std::string& name, HeapConfig& c);
-// "td", "bu", "td-fixed", or with some fixes "td+release_marked_target".
-std::string heap_variant_name(const HeapConfig& c);
-// The fixes' names, in structures::heap_fix bit order (the declaration's catalogue).
-const std::vector<std::string>& heap_fix_names();
-// "a,b": adds the named fixes to c.fixes; throws invalid_argument.
-void parse_heap_fixes(const std::string& names, HeapConfig& c);
 
 uint32_t heap_capacity(const HeapConfig& c);  // nodes the run may use
 structures::heap_keys heap_key_source(const HeapConfig& c);

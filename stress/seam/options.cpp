@@ -180,8 +180,12 @@ bool Options::given(std::string_view name) const { return given_.count(name) > 0
 
 uint64_t Options::integer(std::string_view name) const {
   const std::string* v = value(name);
-  if (!v || spec(name).kind != OptionKind::Integer) throw std::logic_error("option --" + std::string(name) + " has no integer value");
-  return std::stoull(*v);
+  const bool numeric = v && (spec(name).kind == OptionKind::Integer || spec(name).kind == OptionKind::Choice);
+  uint64_t n = 0;
+  const auto r = numeric ? std::from_chars(v->data(), v->data() + v->size(), n) : std::from_chars_result{};
+  if (!numeric || r.ec != std::errc() || r.ptr != v->data() + v->size())
+    throw std::logic_error("option --" + std::string(name) + " has no integer value");
+  return n;
 }
 
 double Options::real(std::string_view name) const {

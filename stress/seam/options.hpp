@@ -10,9 +10,12 @@
 #include <optional>
 #include <ostream>
 #include <set>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "stress/seam/named_values.hpp"
 
 namespace warpcheck {
 
@@ -60,6 +63,11 @@ struct OptionSpec {
 OptionSpec integer_option(std::string name, std::string help, Defaults d, uint64_t min, uint64_t max);
 OptionSpec real_option(std::string name, std::string help, Defaults d, double min, double max);
 OptionSpec choice_option(std::string name, std::string help, Defaults d, std::vector<std::string> choices);
+// Choices from a table of values (named_values.hpp): Options::choice looks the value up in it.
+template <class V, size_t N>
+OptionSpec choice_option(std::string name, std::string help, Defaults d, const Named<V> (&values)[N]) {
+  return choice_option(std::move(name), std::move(help), std::move(d), names_of(values));
+}
 OptionSpec names_option(std::string name, std::string help, std::vector<std::string> choices);
 OptionSpec text_option(std::string name, std::string help, Defaults d, std::function<void(const std::string&)> check);
 OptionSpec flag_option(std::string name, std::string help);
@@ -81,11 +89,18 @@ class Options {
   bool declared(std::string_view name) const;
   bool has_value(std::string_view name) const;  // set, or defaulted to a value
   bool given(std::string_view name) const;      // set explicitly
-  uint64_t integer(std::string_view name) const;
+  uint64_t integer(std::string_view name) const;  // an integer option's, or a choice's among numbers (--chunk 16)
   double real(std::string_view name) const;
   const std::string& text(std::string_view name) const;  // any kind's value as given or defaulted
   std::vector<std::string> names(std::string_view name) const;
   bool flag(std::string_view name) const;
+  // A choice option's value: the value its name has in `values`, the table
+  // its choices came from.
+  template <class V, size_t N>
+  V choice(std::string_view name, const Named<V> (&values)[N]) const {
+    if (const V* v = value_named(values, text(name))) return *v;
+    throw std::logic_error("--" + std::string(name) + " " + text(name) + " is not a value of its table");
+  }
 
   // " --name value ..." for every run option that has a value, and every
   // run flag set, in table order: with --structure, the whole run.

@@ -178,21 +178,6 @@ size_t mutant_index(const StructureSpec& s, const Options& o) {
 
 std::vector<std::string> chosen_fixes(const Options& o) { return o.declared("fixes") ? o.names("fixes") : std::vector<std::string>{}; }
 
-uint32_t chosen_fix_bits(const Options& o, const std::vector<std::string>& names, uint32_t all) {
-  uint32_t bits = o.text("variant") == "fixed" ? all : 0;
-  for (const std::string& name : chosen_fixes(o))
-    for (size_t i = 0; i < names.size(); ++i)
-      if (names[i] == name) bits |= 1u << i;
-  return bits;
-}
-
-std::string paper_without(const std::vector<std::string>& names, const std::string& fix) {
-  std::string fixes;
-  for (const std::string& f : names)
-    if (f != fix) fixes += (fixes.empty() ? "" : ",") + f;
-  return "--variant paper --fixes " + fixes;
-}
-
 namespace {
 
 void check_applies(const std::string& what, const std::vector<Applies>& applies, const Options& o) {

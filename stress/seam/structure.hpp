@@ -15,6 +15,10 @@
 //   static ModelId model(const Config&);
 //   static uint32_t sim_lanes(const Config&);  lanes a team in the simulator
 //   static SeedRun run_sim(const Config&, const sim::SimConfig&, const Ops&);
+//   static constexpr Named<M> mutants[] = {WC_NAMED(M::none), ...};
+//                                              its mutant enum M by name, in enum order (named_values.hpp)
+// for a structure with fixes of a paper:
+//   static constexpr Named<uint32_t> fixes[] = {...};  its fix bits by name, bit i at entry i (fix_bits.hpp)
 // and, for each further back-end it runs on:
 //   static SeedRun run_threads(const Config&, uint64_t seed, const Ops&);
 //   static SeedRun run_gpu(const Config&, const GpuRunSettings&, const Ops&);
@@ -158,6 +162,10 @@ struct Target {
 struct Structure {
   StructureSpec spec;
   std::vector<Backend> backends;                 // those it runs on
+  // The names in its adapter's tables: the mutant enum's values (none
+  // first) and the fix bits. Each but none is exactly one mutant or fix
+  // of the declaration (Registry.EveryMutantAndFixIsOneValueOfItsTable).
+  std::vector<std::string> mutant_values, fix_values;
   std::function<Target(const Options&)> configure;  // throws std::invalid_argument
   bool supports(Backend b) const;
   std::string backend_list() const;              // "sim, gpu"
@@ -189,11 +197,6 @@ SplitFlags split_flags(const Structure& s, const std::string& flags, Backend b);
 size_t mutant_index(const StructureSpec& s, const Options& o);
 // The fixes named by --fixes (names from the catalogue).
 std::vector<std::string> chosen_fixes(const Options& o);
-// The fix bits a run asks for: `all` for --variant fixed, else none, and
-// bit i for each --fixes name equal to names[i] (names in fix-bit order).
-uint32_t chosen_fix_bits(const Options& o, const std::vector<std::string>& names, uint32_t all);
-// A finding's run: "--variant paper --fixes" every name but `fix`.
-std::string paper_without(const std::vector<std::string>& names, const std::string& fix);
 // Mutants and fixes used where they apply (their Applies constraints);
 // throws std::invalid_argument ("mutant torn_read does not apply in map mode ...").
 void check_applicability(const StructureSpec& s, const Options& o);
@@ -216,6 +219,13 @@ Structure make_structure() {
   static_assert(requires(const C& c, const sim::SimConfig& s, const Ops& ops) { { A::run_sim(c, s, ops) } -> std::same_as<SeedRun>; },
                 "structure adapter: needs `static SeedRun run_sim(const Config&, const sim::SimConfig&, const Ops&)` "
                 "(every structure runs in the simulator)");
+  static_assert(requires { names_of(A::mutants); },
+                "structure adapter: needs `static constexpr Named<M> mutants[] = {WC_NAMED(M::none), ...}` (its mutant enum M "
+                "by name: --mutant is looked up there)");
+  static_assert(in_enum_order(A::mutants) && A::mutants[0].name == "none",
+                "structure adapter: `mutants` holds its enum's values in order, none (\"none\") first");
+  constexpr bool fixes = requires { names_of(A::fixes); };
+  if constexpr (fixes) static_assert(one_bit_each(A::fixes), "structure adapter: `fixes` holds fix bit i at entry i");
   constexpr bool threads = requires(const C& c, uint64_t seed, const Ops& ops) {
     { A::run_threads(c, seed, ops) } -> std::same_as<SeedRun>;
   };
@@ -224,6 +234,8 @@ Structure make_structure() {
   };
   Structure s;
   s.spec = A::declare();
+  s.mutant_values = names_of(A::mutants);
+  if constexpr (fixes) s.fix_values = names_of(A::fixes);
   s.backends.push_back(Backend::Sim);
   if constexpr (threads) s.backends.push_back(Backend::Threads);
   if constexpr (gpu) s.backends.push_back(Backend::Gpu);

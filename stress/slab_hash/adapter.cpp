@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "stress/harness/seed_runs.hpp"
+#include "stress/seam/fix_bits.hpp"
 #include "stress/seam/workload_options.hpp"
 #if WARPCHECK_HAVE_CUDA
 #include "stress/slab_hash/gpu.hpp"
@@ -14,14 +15,15 @@ using structures::slab_hash;
 
 namespace {
 namespace slab_fix = structures::slab_hash_fix;
+using structures::slab_hash_mode;
 
-// The fixes' names, in structures::slab_hash_fix bit order.
-const std::vector<std::string> kSlabHashFixNames = {"compare_source_key",    "replace_cas_seen_pair", "delete_cas_found_pair",
-                                            "delete_ends_source_only", "value_from_key_load",   "delete_guard",
-                                            "initialize_fresh_slab", "link_cas_release",      "relaxed_slab_loads"};
+static_assert(all_fix_bits(SlabHashAdapter::fixes) == slab_fix::kAll);
+
+constexpr Named<slab_hash_mode> kSlabHashModes[] = {WC_NAMED(slab_hash_mode::map), WC_NAMED(slab_hash_mode::multimap)};
+static_assert(in_enum_order(kSlabHashModes));
 
 // The printed Figure 2 with every fix but `fix`.
-std::string figure2_without(const std::string& fix) { return paper_without(kSlabHashFixNames, fix); }
+std::string figure2_without(uint32_t fix) { return paper_without(SlabHashAdapter::fixes, fix); }
 }  // namespace
 
 StructureSpec SlabHashAdapter::declare() {
@@ -36,9 +38,9 @@ StructureSpec SlabHashAdapter::declare() {
   s.model = "map (--mode map: upsert, erase, find) or multimap (--mode multimap: insert, erase, find)";
   s.audit = "docs/papers/slab_hash.md";
   s.options = {choice_option("variant", "fixed: with every fix of its findings (every structure's default); paper: Figure 2 as printed",
-                             "fixed", {"paper", "fixed"}),
+                             "fixed", kPaperVariants),
                choice_option("mode", "map: REPLACE keeps one pair a key; multimap: INSERT adds duplicates", "map",
-                             {"map", "multimap"})};
+                             kSlabHashModes)};
   const OptionTable workload = warp_workload_options("insert=50,erase=20,contains=30", uint64_t(slab_hash::kMaxKey) + 1);
   s.options.insert(s.options.end(), workload.begin(), workload.end());
   s.options.push_back(integer_option("buckets", "buckets (base slabs)", "1", 1, 1u << 26));
@@ -46,7 +48,6 @@ StructureSpec SlabHashAdapter::declare() {
                                      "SlabAlloc memory blocks of 1,024 slabs; 0: sized from the launch (room for every "
                                      "operation an insert, twice over, and a slab in flight a warp; at least 2)",
                                      "0", 0, 1u << 14));
-  // In structures::slab_hash_mutant order.
   s.mutants = {
       {"slab_local_uniqueness", "REPLACE reuses tombstones, checking uniqueness only in the current slab: duplicate keys after deletes",
        kOracleChecker | kOracleInvariants, map, {"--mode map"}},
@@ -112,25 +113,25 @@ StructureSpec SlabHashAdapter::declare() {
   s.findings = {
       // Upserts of a present key: the CAS from EMPTY_PAIR at the key's slot
       // fails every time; the operation ends by the bounded retries.
-      {"SH1_replace_of_present_key_never_ends", figure2_without("replace_cas_seen_pair") + " --mode map --spin-bound 2000",
+      {"SH1_replace_of_present_key_never_ends", figure2_without(slab_fix::replace_cas_seen_pair) + " --mode map --spin-bound 2000",
        kOracleDeadlock, 5, "replace_cas_seen_pair"},
-      {"SH2_delete_stores_at_source_lane", figure2_without("delete_cas_found_pair") + " --mode map", kOracleChecker | kOracleInvariants | kOracleOther,
+      {"SH2_delete_stores_at_source_lane", figure2_without(slab_fix::delete_cas_found_pair) + " --mode map", kOracleChecker | kOracleInvariants | kOracleOther,
        5, "delete_cas_found_pair"},
       // Torn reads of one slab: the targeted scheduler preempts a warp
       // inside its read until writes tear it.
-      {"SH3_value_from_another_moment", figure2_without("value_from_key_load") + " --mode map --scheduler targeted", kOracleChecker, 10,
+      {"SH3_value_from_another_moment", figure2_without(slab_fix::value_from_key_load) + " --mode map --scheduler targeted", kOracleChecker, 10,
        "value_from_key_load"},
       // The search must read an empty slot j before an insert fills it and
       // the slot i < j of the key's one instance after a delete, begun once
       // the insert returned, emptied it: one key, whose count often falls to
       // one, and a targeted schedule (about 1 seed in 11; PCT: 1 in 1,000).
       {"SH4_torn_slab_read_answers_absent",
-       figure2_without("delete_guard") + " --mode multimap --scheduler targeted --keys 1 --teams 3 --ops-per-lane 8 "
+       figure2_without(slab_fix::delete_guard) + " --mode multimap --scheduler targeted --keys 1 --teams 3 --ops-per-lane 8 "
                                  "--mix insert=45,erase=45,contains=10",
        kOracleChecker, 10, "delete_guard"},
       // Lanes with pending upserts of few keys: a lane whose slot holds its
       // own pending key is taken for the source's key's slot.
-      {"SH5_lane_compares_its_own_key", figure2_without("compare_source_key") + " --mode map --keys 4", kOracleChecker | kOracleInvariants,
+      {"SH5_lane_compares_its_own_key", figure2_without(slab_fix::compare_source_key) + " --mode map --keys 4", kOracleChecker | kOracleInvariants,
        5, "compare_source_key"},
   };
   s.invariants = {"every linked slab is allocated and in exactly one list", "no allocated slab is unreachable (no leak)",
@@ -162,7 +163,7 @@ StructureSpec SlabHashAdapter::declare() {
 SlabHashConfig SlabHashAdapter::configure(const Options& o) {
   SlabHashConfig c;
   static_cast<WarpWorkload&>(c) = warp_workload(o);
-  c.mode = o.text("mode") == "map" ? structures::slab_hash_mode::map : structures::slab_hash_mode::multimap;
+  c.mode = o.choice("mode", kSlabHashModes);
   c.buckets = uint32_t(o.integer("buckets"));
   c.blocks_per_super = uint32_t(o.integer("memory-blocks"));
   if (c.blocks_per_super == 0) {  // sized from the launch: thousands of warps on a hot key allocate at once
@@ -170,8 +171,8 @@ SlabHashConfig SlabHashAdapter::configure(const Options& o) {
     const uint64_t slabs = 2 * (inserts / 15 + c.buckets) + c.teams;
     c.blocks_per_super = uint32_t(std::clamp<uint64_t>((slabs + 1023) / 1024, 2, 1u << 14));
   }
-  c.fixes = chosen_fix_bits(o, kSlabHashFixNames, slab_fix::kAll);
-  c.mutant = static_cast<structures::slab_hash_mutant>(mutant_index(declare(), o));
+  c.fixes = chosen_fix_bits(o, fixes);
+  c.mutant = o.choice("mutant", mutants);
   validate(c);
   return c;
 }

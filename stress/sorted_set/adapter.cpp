@@ -15,7 +15,6 @@ StructureSpec SortedSetAdapter::declare() {
   s.model = "set (insert, erase, contains)";
   s.options = warp_workload_options("insert=50,erase=20,contains=30", INT32_MAX);
   s.options.push_back(integer_option("buckets", "buckets of 32 sorted slots (keys must fit: keys <= 32 x buckets)", "1", 1, 1u << 26));
-  // In structures::sorted_set_mutant order.
   s.mutants = {
       {.name = "unlocked_contains",
        .breaks = "contains reads the bucket without its lock and can see a shift half done",
@@ -40,7 +39,7 @@ SortedSetConfig SortedSetAdapter::configure(const Options& o) {
   SortedSetConfig c;
   static_cast<WarpWorkload&>(c) = warp_workload(o);
   c.buckets = uint32_t(o.integer("buckets"));
-  c.mutant = static_cast<structures::sorted_set_mutant>(mutant_index(declare(), o));
+  c.mutant = o.choice("mutant", mutants);
   validate(c);
   return c;
 }

@@ -1,6 +1,7 @@
 #include "stress/stadium/adapter.hpp"
 
 #include "stress/harness/seed_runs.hpp"
+#include "stress/seam/fix_bits.hpp"
 #include "stress/seam/workload_options.hpp"
 #if WARPCHECK_HAVE_CUDA
 #include "stress/stadium/gpu.hpp"
@@ -10,11 +11,23 @@ namespace warpcheck {
 
 namespace {
 
+namespace stadium_fix = structures::stadium_fix;
 using structures::stadium_access;
 using structures::stadium_kernel;
 
+static_assert(all_fix_bits(StadiumAdapter::fixes) == stadium_fix::kAll);
+
+constexpr Named<stadium_kernel> kStadiumKernels[] = {
+    WC_NAMED(stadium_kernel::stash), WC_NAMED(stadium_kernel::clstash), WC_NAMED(stadium_kernel::hybrid)};
+static_assert(in_enum_order(kStadiumKernels));
+// Where the buckets are: is the table in host memory?
+constexpr Named<bool> kStadiumTables[] = {{false, "device"}, {true, "host"}};
+static_assert(in_enum_order(kStadiumTables));
+constexpr Named<stadium_access> kStadiumAccesses[] = {WC_NAMED(stadium_access::ignore), WC_NAMED(stadium_access::wait)};
+static_assert(in_enum_order(kStadiumAccesses));
+
 // The printed algorithm with every fix but `fix`.
-std::string without(const std::string& fix) { return paper_without(stadium_fix_names(), fix); }
+std::string without(uint32_t fix) { return paper_without(StadiumAdapter::fixes, fix); }
 
 }  // namespace
 
@@ -26,15 +39,15 @@ StructureSpec StadiumAdapter::declare() {
             "find -> a value of the key or absent";
   s.options = {
       choice_option("variant", "fixed: with every fix of its findings (every structure's default); paper: the pseudocode and text as printed", "fixed",
-                    {"paper", "fixed"}),
+                    kPaperVariants),
       choice_option("kernel", "stash: a thread an operation; clstash: a warp's collaborative lanes; hybrid: Stash, then clStash",
-                    "stash", {"stash", "clstash", "hybrid"}),
+                    "stash", kStadiumKernels),
       choice_option("ticket-bits", "bits a ticket: the availability bit and info bits (the access bit comes beside them)", "4",
                     {"1", "2", "4", "8"}),
       choice_option("table", "where the buckets are: GPU memory, or pinned mapped host memory (out of core)", "device",
-                    {"device", "host"}),
+                    kStadiumTables),
       choice_option("access", "at a ticket whose insert is still writing: ignore it, or wait for its access bit", "wait",
-                    {"ignore", "wait"}),
+                    kStadiumAccesses),
       choice_option("key-bytes", "bytes a key", "4", {"4", "8"}),
       choice_option("value-bytes", "bytes a value", "4", {"4", "8", "16", "32"}),
       real_option("load", "the table's load factor before the run (filler pairs on keys the workload never uses)", "0.8", 0, 0.99),
@@ -52,7 +65,6 @@ StructureSpec StadiumAdapter::declare() {
   s.options.insert(s.options.end(), workload.begin(), workload.end());
   const std::vector<Applies> paper{{"variant", {"paper"}}};
   const std::vector<Applies> queue{{"kernel", {"clstash", "hybrid"}}};
-  // In structures::stadium_mutant order.
   s.mutants = {
       {.name = "plain_ticket_stores",
        .breaks = "the info bits and the access bit are written by a load and a store, putting back a neighbour ticket's bits",
@@ -132,16 +144,16 @@ StructureSpec StadiumAdapter::declare() {
   s.findings = {
       // No deletes: nothing but the reservation can go wrong. With the
       // claims of S4 the AND also breaks a retrieval's claim (structure check).
-      {"S1_failed_reservation_clears_access_bit", without("reserve_by_cas") + " --mix insert=50,erase=0,contains=50",
+      {"S1_failed_reservation_clears_access_bit", without(stadium_fix::reserve_by_cas) + " --mix insert=50,erase=0,contains=50",
        kOracleDeadlock | kOracleInvariants | kOracleChecker | kOracleStructureCheck, 5, "reserve_by_cas"},
       // No retrievals: their claims would meet the unclaimed free first.
-      {"S3_delete_frees_a_ticket_it_does_not_hold", without("claim_before_free") + " --mix insert=50,erase=50,contains=0",
+      {"S3_delete_frees_a_ticket_it_does_not_hold", without(stadium_fix::claim_before_free) + " --mix insert=50,erase=50,contains=0",
        kOracleChecker | kOracleInvariants, 5, "claim_before_free"},
-      {"S4_retrieval_reads_a_reused_bucket", without("claim_to_read") + " --churn 0.5 --value-bytes 32", kOracleChecker, 15, "claim_to_read"},
-      {"S5_clstash_push_overwrites_queued_jobs", without("push_above_queue") + " --kernel clstash",
+      {"S4_retrieval_reads_a_reused_bucket", without(stadium_fix::claim_to_read) + " --churn 0.5 --value-bytes 32", kOracleChecker, 15, "claim_to_read"},
+      {"S5_clstash_push_overwrites_queued_jobs", without(stadium_fix::push_above_queue) + " --kernel clstash",
        kOracleInvariants | kOracleStructureCheck | kOracleChecker, 5, "push_above_queue"},
       // Relaxed memory only: in sc every load reads the newest pair.
-      {"S6_retrieval_reads_the_bucket_before_the_pair", without("acquire_ticket_load") + " --memory-model relaxed",
+      {"S6_retrieval_reads_the_bucket_before_the_pair", without(stadium_fix::acquire_ticket_load) + " --memory-model relaxed",
        kOracleChecker | kOracleInvariants, 25, "acquire_ticket_load"},
   };
   s.suite = {
@@ -175,21 +187,20 @@ StructureSpec StadiumAdapter::declare() {
 StadiumConfig StadiumAdapter::configure(const Options& o) {
   StadiumConfig c;
   static_cast<WarpWorkload&>(c) = warp_workload(o);
-  c.fixes = chosen_fix_bits(o, stadium_fix_names(), structures::stadium_fix::kAll);
-  const std::string& kernel = o.text("kernel");
-  c.kernel = kernel == "stash" ? stadium_kernel::stash : kernel == "clstash" ? stadium_kernel::clstash : stadium_kernel::hybrid;
+  c.fixes = chosen_fix_bits(o, fixes);
+  c.kernel = o.choice("kernel", kStadiumKernels);
   if (o.has_value("switch-at") && c.kernel != stadium_kernel::hybrid)
     throw std::invalid_argument("stadium: --switch-at is the hybrid kernel's (--kernel hybrid)");
-  c.ticket_bits = uint32_t(std::stoul(o.text("ticket-bits")));
-  c.host_table = o.text("table") == "host";
-  c.access = o.text("access") == "wait" ? stadium_access::wait : stadium_access::ignore;
-  c.key_bytes = uint32_t(std::stoul(o.text("key-bytes")));
-  c.value_bytes = uint32_t(std::stoul(o.text("value-bytes")));
+  c.ticket_bits = uint32_t(o.integer("ticket-bits"));
+  c.host_table = o.choice("table", kStadiumTables);
+  c.access = o.choice("access", kStadiumAccesses);
+  c.key_bytes = uint32_t(o.integer("key-bytes"));
+  c.value_bytes = uint32_t(o.integer("value-bytes"));
   c.load = o.real("load");
   c.buckets = uint32_t(o.integer("buckets"));
   if (o.has_value("switch-at")) c.switch_at = o.real("switch-at");  // else StadiumConfig's default
   if (o.has_value("host-readers")) c.host_readers = uint32_t(o.integer("host-readers"));  // the simulator's only
-  c.mutant = static_cast<structures::stadium_mutant>(mutant_index(declare(), o));
+  c.mutant = o.choice("mutant", mutants);
   validate(c);
   return c;
 }

@@ -15,14 +15,6 @@ using structures::stadium_kernel;
 using structures::stadium_mutant;
 using structures::stadium_detail::ticket_state;
 
-const std::vector<std::string>& stadium_fix_names() {
-  static const std::vector<std::string> names = {
-      "reserve_by_cas",      "tombstones",   "claim_before_free", "claim_to_read", "push_above_queue",
-      "acquire_ticket_load", "release_free_acquire_reserve", "relaxed_table_accesses", "syncwarp_around_queue",
-      "rehash_in_64_bits"};
-  return names;
-}
-
 namespace {
 
 constexpr uint32_t kMaxBuckets = 0xFFFFFFFBu;  // the largest prime below 2^32

@@ -30,9 +30,6 @@ struct StadiumConfig : WarpWorkload {  // teams are warps
   uint32_t host_readers = 0;
 };
 
-// The fixes' names, in structures::stadium_fix bit order.
-const std::vector<std::string>& stadium_fix_names();
-
 // Throws std::invalid_argument for an impossible configuration.
 void validate(const StadiumConfig& c);
 WorkloadShape stadium_shape(const StadiumConfig& c);

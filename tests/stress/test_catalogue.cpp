@@ -258,6 +258,26 @@ TEST(Registry, EveryFixHasAFindingOrSaysWhyNot) {
   }
 }
 
+// A planted bug is one value of the structure's mutant enum, a fix one of
+// its fix bits: --mutant and --fixes are looked up by name in the
+// adapter's tables, so the catalogue lists each value but none exactly
+// once, in any order, and nothing else.
+TEST(Registry, EveryMutantAndFixIsOneValueOfItsTable) {
+  auto sorted = [](std::vector<std::string> v) {
+    std::sort(v.begin(), v.end());
+    return v;
+  };
+  for (const Structure& s : registry().structures) {
+    ASSERT_FALSE(s.mutant_values.empty()) << s.spec.name;
+    std::vector<std::string> mutants, fixes;
+    for (const MutantSpec& m : s.spec.mutants) mutants.push_back(m.name);
+    for (const FixSpec& f : s.spec.fixes) fixes.push_back(f.name);
+    const std::vector<std::string> planted(s.mutant_values.begin() + 1, s.mutant_values.end());  // all but none
+    EXPECT_EQ(sorted(mutants), sorted(planted)) << s.spec.name << ": the declared mutants against its mutant enum's table";
+    EXPECT_EQ(sorted(fixes), sorted(s.fix_values)) << s.spec.name << ": the declared fixes against its fix table";
+  }
+}
+
 // The names of an audit's "## Fixes" table: the first cell of each row,
 // in backticks.
 std::vector<std::string> audit_fix_names(const std::string& path) {

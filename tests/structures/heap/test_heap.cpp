@@ -16,6 +16,7 @@ namespace warpcheck {
 namespace {
 
 using structures::heap_variant;
+namespace fix = structures::heap_fix;
 
 sim::SimConfig sim_for(const HeapConfig& c, uint64_t seed, sim::SchedulerKind kind = sim::SchedulerKind::Random) {
   sim::SimConfig s;
@@ -71,17 +72,17 @@ TEST(HeapBlock, BitonicSortAndMergeAgreeWithTheStandardLibrary) {
 // TD's target never TARGET, BU's root given back INUSE); the others are
 // about concurrency.
 TEST(Heap, OneTeamBehavesLikeThePriorityQueueModel) {
-  const std::pair<const char*, const char*> variants[] = {
-      {"td", "empty_taken_buffer,one_node_delete,lock_target_as_target"},
-      {"bu", "empty_taken_buffer,one_node_delete,descent_restores_avail"},
-      {"td-fixed", ""},
-      {"bu-fixed", ""}};
+  const std::pair<const char*, uint32_t> variants[] = {
+      {"td", fix::empty_taken_buffer | fix::one_node_delete | fix::lock_target_as_target},
+      {"bu", fix::empty_taken_buffer | fix::one_node_delete | fix::descent_restores_avail},
+      {"td-fixed", 0},
+      {"bu-fixed", 0}};
   for (const auto& [variant, fixes] : variants) {
     for (uint32_t k : {1u, 2u, 4u, 8u}) {
       for (uint32_t lanes : {1u, 3u, 4u}) {
         HeapConfig c;
         parse_heap_variant(variant, c);
-        if (*fixes) parse_heap_fixes(fixes, c);
+        c.fixes |= fixes;
         c.teams = 1;
         c.lanes = lanes;
         c.k = k;
@@ -102,10 +103,10 @@ TEST(Heap, OneTeamBehavesLikeThePriorityQueueModel) {
   }
 }
 
-HeapConfig config_of(const std::string& variant, const std::string& fixes = "") {
+HeapConfig config_of(const std::string& variant, uint32_t fixes = 0) {
   HeapConfig c;
   parse_heap_variant(variant, c);
-  if (!fixes.empty()) parse_heap_fixes(fixes, c);
+  c.fixes |= fixes;
   return c;
 }
 
@@ -181,8 +182,9 @@ TEST(Heap, CorrectedVariantsPassEveryOracleUnderManyShapes) {
 // smaller keys). In the paper's BU a delete returns keys of a parked batch
 // before that hold; the history is still linearizable (the insert overlaps).
 TEST(HeapProof, BottomUpPointsDoNotExplainLinearizableHistories) {
-  const HeapConfig c = config_of("bu", "take_parked_last,wait_on_delmod_parent,checked_trylock,empty_taken_buffer,"
-                                       "lock_acquire_release,one_node_delete,descent_restores_avail");
+  const HeapConfig c = config_of("bu", fix::take_parked_last | fix::wait_on_delmod_parent | fix::checked_trylock |
+                                           fix::empty_taken_buffer | fix::lock_acquire_release | fix::one_node_delete |
+                                           fix::descent_restores_avail);
   int unexplained_but_linearizable = 0;
   for (uint64_t seed = 1; seed <= 300; ++seed) {
     const Judged j = judge(c, seed, sim::SchedulerKind::Random);
@@ -210,7 +212,6 @@ TEST(Heap, ImpossibleConfigurationsAreRejected) {
   });
   HeapConfig c;
   EXPECT_THROW(parse_heap_variant("sideways", c), std::invalid_argument);
-  EXPECT_THROW(parse_heap_fixes("hold_target_parent,nonsense", c), std::invalid_argument);
 }
 
 TEST(Heap, AFullHeapIsAReportedFaultNotACorruption) {
