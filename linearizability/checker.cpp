@@ -5,7 +5,7 @@
 #include <limits>
 #include <thread>
 
-#include "linearizability/detail/bulk.hpp"
+#include "linearizability/bulk.hpp"
 #include "linearizability/detail/parallel_parts.hpp"
 #include "linearizability/detail/search.hpp"
 #include "linearizability/detail/shrink.hpp"

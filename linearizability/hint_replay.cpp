@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <tuple>
 
-#include "linearizability/detail/bulk.hpp"
+#include "linearizability/bulk.hpp"
 #include "linearizability/witness.hpp"
 
 namespace warpcheck {

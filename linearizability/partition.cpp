@@ -9,7 +9,7 @@
 #include <functional>
 #include <numeric>
 
-#include "linearizability/detail/bulk.hpp"
+#include "linearizability/bulk.hpp"
 
 namespace warpcheck {
 

@@ -6,8 +6,8 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "linearizability/detail/json_cursor.hpp"
 #include "linearizability/formats.hpp"
+#include "linearizability/json_cursor.hpp"
 #include "linearizability/json_string.hpp"
 #include "stress/guided_replay.hpp"
 #include "stress/progress_line.hpp"

@@ -8,8 +8,8 @@
 #include <algorithm>
 #include <unordered_map>
 
-#include "linearizability/detail/bulk.hpp"
-#include "models/detail/hash.hpp"
+#include "linearizability/bulk.hpp"
+#include "models/base/splitmix.hpp"
 
 namespace warpcheck {
 

@@ -13,8 +13,8 @@
 #include <exception>
 #include <utility>
 
-#include "linearizability/detail/bulk.hpp"
-#include "models/detail/long_step.hpp"
+#include "linearizability/bulk.hpp"
+#include "models/base/long_step.hpp"
 
 namespace warpcheck::detail {
 

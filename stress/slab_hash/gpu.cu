@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "models/detail/hash.hpp"
+#include "models/base/splitmix.hpp"
 #include "stress/gpu/mix_bench.cuh"
 #include "stress/recorder/batch_history.hpp"
 #include "stress/slab_hash/bench_ops.hpp"

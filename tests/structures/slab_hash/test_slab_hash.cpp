@@ -8,7 +8,7 @@
 #include <cstring>
 
 #include "linearizability/checker.hpp"
-#include "models/detail/hash.hpp"
+#include "models/base/splitmix.hpp"
 #include "stress/recorder/batch_history.hpp"
 #include "stress/slab_hash/config.hpp"
 #include "structures/core/bulk_driver.hpp"

@@ -3,6 +3,7 @@
 // must never wake a thread team: libgomp's idle threads spin, and on a
 // loaded machine spinning threads starve each other (a 2-operation check
 // took 50-160 ms instead of 0.3 ms, a property test 526 s instead of 8 s).
+// Public: stress builds its synthetic histories under the same rule.
 #pragma once
 
 #include <thrust/execution_policy.h>
