@@ -14,6 +14,7 @@
 #include <string>
 
 #include "linearizability/checker.hpp"
+#include "models/base/median.hpp"
 #include "stress/gpu/device_info.hpp"
 #include "stress/recorder/recorded_history.hpp"
 #include "stress/sorted_set/gpu.hpp"
@@ -22,10 +23,7 @@ using namespace warpcheck;
 
 namespace {
 
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v.empty() ? 0 : v[v.size() / 2];
-}
+using warpcheck::detail::median;
 
 struct Tally {
   int runs = 0, linearizable = 0, violation = 0, unknown = 0, faults = 0;

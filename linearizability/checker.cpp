@@ -51,7 +51,7 @@ Clock::time_point after(double seconds) {
 }
 
 // Unless asked for a number, threads only for histories large enough to
-// pay for them (detail/bulk.hpp): a small check never wakes a thread team.
+// pay for them (bulk.hpp): a small check never wakes a thread team.
 unsigned threads_for(const History& h, const CheckOptions& opt) {
   if (opt.threads) return opt.threads;
   return detail::worth_threads(h.ops.size()) ? std::max(1u, std::thread::hardware_concurrency()) : 1u;

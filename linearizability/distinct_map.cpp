@@ -58,7 +58,7 @@
 #include <optional>
 #include <span>
 
-#include "linearizability/detail/budget.hpp"
+#include "linearizability/budget.hpp"
 #include "linearizability/detail/decide_by_key.hpp"
 #include "linearizability/detail/dense_values.hpp"
 #include "linearizability/detail/presence_order.hpp"

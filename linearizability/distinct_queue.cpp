@@ -39,7 +39,7 @@
 
 #include "linearizability/detail/radix_order.hpp"
 #include "linearizability/detail/stretch_cover.hpp"
-#include "models/detail/long_step.hpp"
+#include "models/base/long_step.hpp"
 
 namespace warpcheck {
 

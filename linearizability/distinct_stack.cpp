@@ -54,7 +54,7 @@
 #include "linearizability/detail/arg_extreme_tree.hpp"
 #include "linearizability/detail/coverage_tree.hpp"
 #include "linearizability/detail/stretch_cover.hpp"
-#include "models/detail/long_step.hpp"
+#include "models/base/long_step.hpp"
 
 namespace warpcheck {
 

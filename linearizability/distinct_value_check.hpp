@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "linearizability/history.hpp"
-#include "models/detail/long_step.hpp"
+#include "models/base/long_step.hpp"
 
 namespace warpcheck {
 

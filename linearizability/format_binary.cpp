@@ -3,11 +3,11 @@
 // image, so the file does not depend on the compiler's padding.
 #include <cstring>
 
-#include "linearizability/detail/json_cursor.hpp"
-#include "linearizability/detail/quote.hpp"
 #include "linearizability/detail/utf8.hpp"
 #include "linearizability/formats.hpp"
-#include "models/detail/long_step.hpp"
+#include "linearizability/json_cursor.hpp"
+#include "models/base/long_step.hpp"
+#include "models/base/quote.hpp"
 
 namespace warpcheck {
 

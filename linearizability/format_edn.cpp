@@ -18,10 +18,10 @@
 #include <unordered_map>
 
 #include "linearizability/detail/edn_reader.hpp"
-#include "linearizability/detail/quote.hpp"
 #include "linearizability/detail/string_values.hpp"
 #include "linearizability/formats.hpp"
-#include "models/detail/long_step.hpp"
+#include "models/base/long_step.hpp"
+#include "models/base/quote.hpp"
 
 namespace warpcheck {
 

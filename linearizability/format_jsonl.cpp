@@ -2,11 +2,11 @@
 #include <charconv>
 #include <unordered_map>
 
-#include "linearizability/detail/json_cursor.hpp"
 #include "linearizability/detail/string_values.hpp"
 #include "linearizability/formats.hpp"
+#include "linearizability/json_cursor.hpp"
 #include "linearizability/json_string.hpp"
-#include "models/detail/long_step.hpp"
+#include "models/base/long_step.hpp"
 
 namespace warpcheck {
 

@@ -5,9 +5,9 @@
 #include <unordered_map>
 #include <unordered_set>
 
-#include "linearizability/detail/quote.hpp"
 #include "linearizability/op_place.hpp"
-#include "models/detail/long_step.hpp"
+#include "models/base/long_step.hpp"
+#include "models/base/quote.hpp"
 
 namespace warpcheck {
 

@@ -38,7 +38,7 @@ struct HistoryMeta {
   std::string config;       // the producing run's configuration, a JSON object, or empty
   bool incomplete = false;  // a log buffer overflowed: records were lost
   // Values (written, expected, read) are strings: indices into
-  // History::strings (models/detail/value_strings.hpp).
+  // History::strings (models/base/value_strings.hpp).
   bool string_values = false;
   // What failed in the run that recorded it (an oracle other than the
   // checker, or the checker itself), when the run failed.

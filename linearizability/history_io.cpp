@@ -7,9 +7,9 @@
 #include <fstream>
 #include <sstream>
 
-#include "linearizability/detail/quote.hpp"
 #include "linearizability/formats.hpp"
-#include "models/detail/long_step.hpp"
+#include "models/base/long_step.hpp"
+#include "models/base/quote.hpp"
 
 namespace warpcheck {
 

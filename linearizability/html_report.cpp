@@ -2,7 +2,7 @@
 
 #include "linearizability/json_string.hpp"
 #include "linearizability/op_place.hpp"
-#include "models/detail/value_strings.hpp"
+#include "models/base/value_strings.hpp"
 
 #include <algorithm>
 #include <map>

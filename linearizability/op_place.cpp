@@ -1,6 +1,6 @@
 #include "linearizability/op_place.hpp"
 
-#include "linearizability/detail/json_cursor.hpp"
+#include "linearizability/json_cursor.hpp"
 
 namespace warpcheck {
 

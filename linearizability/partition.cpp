@@ -1,5 +1,5 @@
 // Bulk sorting for partitioning runs through Thrust: on its OpenMP back-end
-// here when the history is large enough (detail/bulk.hpp), and unchanged on
+// here when the history is large enough (bulk.hpp), and unchanged on
 // the CUDA back-end when histories are sorted on the device.
 #include "linearizability/partition.hpp"
 

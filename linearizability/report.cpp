@@ -1,8 +1,8 @@
 #include "linearizability/report.hpp"
 
-#include "linearizability/detail/quote.hpp"
 #include "linearizability/json_string.hpp"
 #include "linearizability/op_place.hpp"
+#include "models/base/quote.hpp"
 
 #include <algorithm>
 #include <cstdio>

@@ -6,8 +6,8 @@
 
 #include "linearizability/detail/bulk.hpp"
 #include "linearizability/detail/parallel_parts.hpp"
-#include "models/detail/long_step.hpp"
-#include "models/detail/value_strings.hpp"
+#include "models/base/long_step.hpp"
+#include "models/base/value_strings.hpp"
 
 namespace warpcheck {
 

@@ -6,8 +6,8 @@
 
 #include <string>
 
+#include "models/base/value_strings.hpp"
 #include "models/detail/model_base.hpp"
-#include "models/detail/value_strings.hpp"
 #include "models/register.hpp"
 
 namespace warpcheck {

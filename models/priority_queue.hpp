@@ -9,8 +9,8 @@
 #include <span>
 #include <string>
 
+#include "models/base/long_step.hpp"
 #include "models/detail/btree_multiset.hpp"
-#include "models/detail/long_step.hpp"
 #include "models/detail/model_base.hpp"
 #include "models/result_match.hpp"
 

@@ -6,7 +6,7 @@
 #include <optional>
 #include <string>
 
-#include "models/detail/hash.hpp"
+#include "models/base/splitmix.hpp"
 #include "models/detail/model_base.hpp"
 #include "models/result_match.hpp"
 

@@ -3,7 +3,7 @@
 #include <charconv>
 #include <cmath>
 
-#include "linearizability/detail/quote.hpp"
+#include "models/base/quote.hpp"
 
 namespace warpcheck::cli {
 

@@ -5,12 +5,12 @@
 #include <fstream>
 #include <iostream>
 
+#include "linearizability/budget.hpp"
 #include "linearizability/checker.hpp"
-#include "linearizability/detail/budget.hpp"
-#include "linearizability/detail/quote.hpp"
 #include "linearizability/formats.hpp"
 #include "linearizability/html_report.hpp"
 #include "linearizability/report.hpp"
+#include "models/base/quote.hpp"
 #include "tools/cli_args.hpp"
 #include "tools/commands.hpp"
 #include "tools/model_option.hpp"

@@ -1,8 +1,8 @@
 // The --model and --format options shared by the subcommands.
 #pragma once
 
-#include "linearizability/detail/quote.hpp"
 #include "linearizability/formats.hpp"
+#include "models/base/quote.hpp"
 #include "tools/cli_args.hpp"
 
 namespace warpcheck::cli {

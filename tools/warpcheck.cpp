@@ -6,8 +6,8 @@
 #include <new>
 #include <string>
 
-#include "linearizability/detail/quote.hpp"
 #include "linearizability/history.hpp"
+#include "models/base/quote.hpp"
 #include "tools/cli_args.hpp"
 #include "tools/commands.hpp"
 

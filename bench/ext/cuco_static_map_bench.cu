@@ -22,6 +22,7 @@
 #include <cstring>
 #include <vector>
 
+#include "models/base/median.hpp"
 #include "stress/gpu/device_buffer.cuh"  // check, timed_launch
 #include "stress/stadium/bench_keys.hpp"
 
@@ -54,10 +55,7 @@ struct mapped_host_allocator {
   bool operator!=(const mapped_host_allocator<U>&) const noexcept { return false; }
 };
 
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
+using warpcheck::detail::median;
 
 double mops(uint64_t n, double ms) { return ms > 0 ? double(n) / ms / 1e3 : 0; }
 

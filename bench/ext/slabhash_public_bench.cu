@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "slab_hash.cuh"  // the public code (its src/ and SlabAlloc/src/ on the include path)
+#include "models/base/median.hpp"
 #include "stress/slab_hash/bench_ops.hpp"
 
 namespace {
@@ -73,10 +74,7 @@ float timed(Launch launch) {
   return ms;
 }
 
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v.empty() ? 0 : v[v.size() / 2];
-}
+using warpcheck::detail::median;
 
 std::vector<double> parse_list(const char* s) {
   std::vector<double> out;

@@ -4,9 +4,9 @@
 #include <optional>
 #include <unordered_set>
 
-#include "linearizability/detail/quote.hpp"
 #include "linearizability/detail/utf8.hpp"
-#include "models/detail/long_step.hpp"
+#include "models/base/long_step.hpp"
+#include "models/base/quote.hpp"
 
 namespace warpcheck::detail {
 

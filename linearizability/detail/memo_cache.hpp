@@ -15,7 +15,7 @@
 #include <cstring>
 #include <vector>
 
-#include "linearizability/detail/budget.hpp"
+#include "linearizability/budget.hpp"
 #include "linearizability/detail/huge_page_allocator.hpp"
 
 namespace warpcheck::detail {

@@ -14,7 +14,7 @@
 #include <utility>
 
 #include "linearizability/detail/bulk.hpp"
-#include "models/detail/long_step.hpp"
+#include "models/base/long_step.hpp"
 
 namespace warpcheck::detail {
 

@@ -9,7 +9,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "models/detail/long_step.hpp"
+#include "models/base/long_step.hpp"
 
 namespace warpcheck::detail {
 

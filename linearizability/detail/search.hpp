@@ -82,12 +82,12 @@
 
 #include <absl/container/flat_hash_map.h>
 
-#include "linearizability/detail/budget.hpp"
+#include "linearizability/budget.hpp"
 #include "linearizability/detail/memo_cache.hpp"
 #include "linearizability/detail/radix_order.hpp"
 #include "linearizability/history.hpp"
-#include "models/detail/long_step.hpp"
-#include "models/detail/value_strings.hpp"
+#include "models/base/long_step.hpp"
+#include "models/base/value_strings.hpp"
 
 namespace warpcheck::detail {
 

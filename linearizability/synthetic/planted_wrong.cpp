@@ -45,7 +45,7 @@
 #include <stdexcept>
 #include <unordered_map>
 
-#include "models/detail/hash.hpp"
+#include "models/base/splitmix.hpp"
 
 namespace warpcheck {
 

@@ -9,7 +9,7 @@
 #include <unordered_map>
 
 #include "linearizability/detail/bulk.hpp"
-#include "models/detail/hash.hpp"
+#include "models/base/splitmix.hpp"
 
 namespace warpcheck {
 

@@ -11,8 +11,8 @@
 
 #include <cstdint>
 
-#include "models/detail/hash.hpp"
-#include "models/detail/long_step.hpp"
+#include "models/base/long_step.hpp"
+#include "models/base/splitmix.hpp"
 
 namespace warpcheck::detail {
 

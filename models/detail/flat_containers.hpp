@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <compare>
 
-#include "models/detail/hash.hpp"
+#include "models/base/splitmix.hpp"
 #include "models/detail/small_vector.hpp"
 
 namespace warpcheck::detail {

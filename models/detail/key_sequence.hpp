@@ -9,8 +9,8 @@
 
 #include <cstdint>
 
-#include "models/detail/hash.hpp"
-#include "models/detail/long_step.hpp"
+#include "models/base/long_step.hpp"
+#include "models/base/splitmix.hpp"
 #include "models/detail/small_vector.hpp"
 
 namespace warpcheck::detail {

@@ -3,7 +3,7 @@
 #include <set>
 #include <stdexcept>
 
-#include "linearizability/detail/json_cursor.hpp"
+#include "linearizability/json_cursor.hpp"
 #include "linearizability/json_string.hpp"
 
 namespace warpcheck::campaign {

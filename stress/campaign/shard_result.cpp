@@ -4,7 +4,7 @@
 #include <iterator>
 #include <stdexcept>
 
-#include "linearizability/detail/json_cursor.hpp"
+#include "linearizability/json_cursor.hpp"
 #include "linearizability/json_string.hpp"
 
 namespace warpcheck::campaign {

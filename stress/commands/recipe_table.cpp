@@ -9,6 +9,7 @@
 #include <set>
 #include <sstream>
 
+#include "models/base/median.hpp"
 #include "stress/run/guided_replay.hpp"
 #include "stress/run/stress_session.hpp"
 #include "stress/run/team_batches.hpp"
@@ -26,10 +27,7 @@ std::string seconds_text(double s) {
   return b;
 }
 
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v.empty() ? 0.0 : v[v.size() / 2];
-}
+using detail::median;
 
 // One (row, recipe): its configured target and what its runs found.
 struct Cell {

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "models/base/splitmix.hpp"
 #include "stress/gpu/cuda_check.cuh"
 #include "stress/gpu/gpu_run.hpp"
 #include "structures/core/cuda/device_faults.hpp"
@@ -54,13 +55,6 @@ struct PerturbedLaunch {
 
 namespace perturb_plan {
 
-inline uint64_t plan_mix(uint64_t x) {
-  x += 0x9E3779B97F4A7C15ull;
-  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
-  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
-  return x ^ (x >> 31);
-}
-
 // evict: a scratch buffer twice the L2's size, made once a process.
 inline cuda_backend::perturb_params& with_scratch(cuda_backend::perturb_params& p) {
   static uint32_t* scratch = nullptr;
@@ -97,9 +91,9 @@ PerturbedLaunch plan_perturbed_launch(Kernel kernel, const Perturbation& pert, c
   if (fit.empty()) throw std::invalid_argument("gpu: no launch shape fits the teams and the perturbing kernel's block limit");
   const std::vector<LaunchShape>& shapes_ok = fit;
   const PerturbRecipe& r = pert.recipe;
-  const uint64_t seed = perturb_plan::plan_mix(pert.seed ^ perturb_plan::plan_mix(r.seed + 0x5EEDull));
+  const uint64_t seed = detail::mix64(pert.seed ^ detail::mix64(r.seed + 0x5EEDull));
   uint64_t draws = seed;
-  auto draw = [&] { return draws = perturb_plan::plan_mix(draws); };
+  auto draw = [&] { return draws = detail::mix64(draws); };
 
   PerturbedLaunch l;
   cuda_backend::perturb_params& p = l.params;

@@ -4,8 +4,8 @@
 #include <new>
 #include <stdexcept>
 
-#include "linearizability/detail/json_cursor.hpp"
 #include "linearizability/formats.hpp"
+#include "linearizability/json_cursor.hpp"
 #include "stress/recorder/recorded_history.hpp"
 
 namespace warpcheck::record {

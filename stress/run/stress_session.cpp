@@ -6,9 +6,10 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "linearizability/detail/json_cursor.hpp"
 #include "linearizability/formats.hpp"
+#include "linearizability/json_cursor.hpp"
 #include "linearizability/json_string.hpp"
+#include "models/base/median.hpp"
 #include "stress/run/guided_replay.hpp"
 #include "stress/run/progress_line.hpp"
 #include "stress/run/repro_in_simulator.hpp"
@@ -168,10 +169,6 @@ GpuRunSettings gpu_settings(const Options& o, uint64_t seed) {
 
 void report_perturbation(const Options& o, const std::string& launch, const std::vector<double>& perturbed_ms,
                          const std::function<double(uint64_t seed)>& unperturbed_ms, uint64_t first_seed, std::ostream& out) {
-  auto median = [](std::vector<double> v) {
-    std::sort(v.begin(), v.end());
-    return v.empty() ? 0.0 : v[v.size() / 2];
-  };
   // The same seeds' first few runs again without the recipe, timed only.
   const size_t n = std::min<size_t>(perturbed_ms.size(), 5);
   std::vector<double> base, same;
@@ -186,10 +183,10 @@ void report_perturbation(const Options& o, const std::string& launch, const std:
     out << "perturbation: the slowdown was not measured: " << e.what() << "\n";
     return;
   }
-  const double p = median(perturbed_ms), b = median(base);
+  const double p = detail::median(perturbed_ms), b = detail::median(base);
   char line[256];
   std::snprintf(line, sizeof line, "perturbation: kernel time a run, median %.3f ms perturbed (%zu runs) vs %.3f ms unperturbed (%zu runs of the same seeds): %.2fx\n",
-                p, perturbed_ms.size(), b, base.size(), b > 0 ? median(same) / b : 0.0);
+                p, perturbed_ms.size(), b, base.size(), b > 0 ? detail::median(same) / b : 0.0);
   out << line;
 }
 

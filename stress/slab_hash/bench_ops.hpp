@@ -15,7 +15,7 @@
 #pragma once
 #include <cstdint>
 
-#include "models/detail/hash.hpp"
+#include "models/base/splitmix.hpp"
 #include "structures/core/config.hpp"
 
 namespace warpcheck::gpu::slab_bench {

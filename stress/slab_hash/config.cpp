@@ -3,7 +3,7 @@
 #include <map>
 #include <stdexcept>
 
-#include "models/detail/hash.hpp"
+#include "models/base/splitmix.hpp"
 
 namespace warpcheck {
 

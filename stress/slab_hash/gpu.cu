@@ -6,7 +6,8 @@
 #include <algorithm>
 #include <cmath>
 
-#include "models/detail/hash.hpp"
+#include "models/base/median.hpp"
+#include "models/base/splitmix.hpp"
 #include "stress/gpu/mix_bench.cuh"
 #include "stress/recorder/batch_history.hpp"
 #include "stress/slab_hash/bench_ops.hpp"
@@ -149,10 +150,7 @@ uint64_t count_allocated(const DeviceMemory& table) {
   return n;
 }
 
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v.empty() ? 0 : v[v.size() / 2];
-}
+using detail::median;
 
 }  // namespace
 

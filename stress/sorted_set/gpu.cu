@@ -2,7 +2,7 @@
 #include <thrust/execution_policy.h>
 #include <thrust/tabulate.h>
 
-#include "models/detail/hash.hpp"
+#include "models/base/splitmix.hpp"
 #include "stress/gpu/device_buffer.cuh"
 #include "stress/sorted_set/gpu.hpp"
 

@@ -11,6 +11,7 @@
 #include <cmath>
 #include <cstring>
 
+#include "models/base/median.hpp"
 #include "stress/gpu/device_buffer.cuh"
 #include "stress/stadium/bench_keys.hpp"
 #include "stress/stadium/gpu.hpp"
@@ -189,10 +190,7 @@ struct bench_op {
   }
 };
 
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v.empty() ? 0 : v[v.size() / 2];
-}
+using detail::median;
 
 // After the inserts, over host memory: every ticket live or never used,
 // `pairs` live ones, each bucket holding the pair its value names, whole,

@@ -5,7 +5,7 @@
 #pragma once
 #include <cstdint>
 
-#include "models/detail/hash.hpp"
+#include "models/base/splitmix.hpp"
 #include "structures/core/recorder/history_log.hpp"
 #include "structures/core/workload_op.hpp"
 #include "structures/heap/generalized_heap.hpp"

@@ -75,5 +75,52 @@ if [ -d examples ]; then
     fi
   done < <(grep -rn '#include' examples --include='*.hpp' --include='*.cpp' --include='*.cuh' --include='*.cu' --include='*.h')
 fi
-[ $bad -eq 0 ] && echo "layering: models <- linearizability, structures <- stress <- tools, and stress/'s rooms: no include goes up; examples include the package's public headers"
+# --- The base and detail/ folders (issue 31) ---
+# models/base/ is the base layer: the shared helpers (splitmix64, median,
+# quoting, long-step polling, string values) that every layer may include,
+# as models is below every layer. It includes only itself and the standard
+# library, so that including it drags in nothing else.
+quoted_include='#include "([^"]*)"'
+angle_include='#include <([^>]*)>'
+while IFS= read -r line; do
+  file=${line%%:*}
+  if [[ $line =~ $quoted_include ]]; then
+    [[ ${BASH_REMATCH[1]} == models/base/* ]] && continue
+    echo "FAIL: $file is the base and includes ${BASH_REMATCH[1]}, outside models/base/: $line"
+    bad=$((bad + 1))
+  elif [[ $line =~ $angle_include ]]; then
+    header=${BASH_REMATCH[1]}
+    [[ $header =~ ^[a-z_]+$ ]] && continue  # <vector>, <cstdint>: no folder, no .h
+    echo "FAIL: $file is the base and includes <$header>, not the standard library: $line"
+    bad=$((bad + 1))
+  fi
+done < <(grep -rn '#include' models/base --include='*.hpp' --include='*.cpp' --include='*.h')
+# A detail/ folder is private to its owner: the top-level folder, or for
+# structures/X/ the structure's folder (structures/heap/detail/ is
+# structures/heap/'s, one anywhere below structures/core/ is core's). What
+# another folder needs is a public header (or the base). The one exception:
+# tests/X/ may include X's detail/ to test its internals
+# (tests/linearizability/prop_shrink.cpp -> linearizability/detail/shrink.hpp,
+# tests/structures/heap/test_heap.cpp -> structures/heap/detail/block_merge.hpp).
+owner_of() {
+  case $1 in
+    structures/*/*) cut -d/ -f1-2 <<<"$1" ;;
+    *) cut -d/ -f1 <<<"$1" ;;
+  esac
+}
+while IFS= read -r line; do
+  file=${line%%:*}
+  target=$(sed -n 's/.*#include "\([^"]*\/detail\/[^"]*\)".*/\1/p' <<<"$line")
+  [ -n "$target" ] || continue
+  owner=$(owner_of "${target%%/detail/*}/")
+  [ "$(owner_of "$file")" = "$owner" ] && continue
+  [[ $file == tests/* ]] && [ "$(owner_of "${file#tests/}")" = "$owner" ] && continue
+  echo "FAIL: $file includes $target, inside $owner/'s detail/: $line"
+  bad=$((bad + 1))
+done < <(grep -rn '#include "[^"]*/detail/' structures models linearizability stress tools tests bench examples \
+           --include='*.hpp' --include='*.cpp' --include='*.cuh' --include='*.cu' --include='*.h' 2>/dev/null)
+# --- end of the base and detail/ folders ---
+
+
+[ $bad -eq 0 ] && echo "layering: models <- linearizability, structures <- stress <- tools, and stress/'s rooms: no include goes up; examples include the package's public headers; models/base/ includes only itself and the standard library; no folder reaches into another's detail/"
 exit $((bad > 0))

@@ -27,7 +27,7 @@ struct PlantedHistory {
 };
 
 // A keyed history large enough for the check to use threads (40,000
-// operations, past detail/bulk.hpp's 32,768), with refuted parts of two
+// operations, past linearizability/detail/bulk.hpp's 32,768), with refuted parts of two
 // sizes: keys 0-19 of about 1,000 operations each (2 wrong answers), then
 // keys from 100 of about 10 (5 wrong answers). The first refuted key in
 // key order is a large part, slower to refute than the small ones after it.

@@ -10,8 +10,8 @@
 #include <string>
 
 #include "linearizability/detail/edn_reader.hpp"
-#include "linearizability/detail/json_cursor.hpp"
 #include "linearizability/formats.hpp"
+#include "linearizability/json_cursor.hpp"
 
 using namespace warpcheck;
 using namespace warpcheck::detail;

@@ -10,6 +10,7 @@
 #include "stress/slab_hash/config.hpp"
 #include "stress/run/stress_session.hpp"
 #include "stress/seam/workload.hpp"
+#include "support/sim_for.hpp"
 
 namespace warpcheck {
 namespace {
@@ -17,12 +18,7 @@ namespace {
 using structures::slab_hash_mode;
 using structures::slab_hash_mutant;
 
-sim::SimConfig sim_for(uint32_t teams, uint64_t seed) {
-  sim::SimConfig s;
-  s.teams = teams;
-  s.seed = seed;
-  return s;
-}
+using test::sim_for;
 
 TEST(StressWorkloads, SeededKnobbedAndReadBack) {
   WorkloadShape w;
@@ -137,7 +133,7 @@ TEST(StressWorkloads, AFailingWorkloadShrinks) {
   c.mutant = slab_hash_mutant::slab_local_uniqueness;
   const WorkloadShape shape = slab_hash_shape(c);
   auto fails = [&](const std::vector<core::workload_op>& ops) {
-    const CheckedRun r = run_slab_hash_sim(c, sim_for(c.teams, 1), ops);
+    const CheckedRun r = run_slab_hash_sim(c, sim_for({.teams = c.teams}, 1), ops);
     return !r.run.report.ok() || !r.invariant_violations.empty() || check_history(r.run.history).verdict == Verdict::Violation;
   };
   ASSERT_TRUE(fails(materialize(shape, generate_slots(shape, 1))));

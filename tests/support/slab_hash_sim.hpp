@@ -11,6 +11,7 @@
 #include "stress/slab_hash/config.hpp"
 #include "structures/core/bulk_driver.hpp"
 #include "structures/core/spin.hpp"
+#include "support/sim_for.hpp"
 
 namespace warpcheck::test {
 
@@ -27,14 +28,7 @@ inline SlabHashConfig small_table(slab_hash_mode mode, slab_hash_mutant m = slab
   return c;
 }
 
-inline sim::SimConfig sim_for(uint32_t teams, uint64_t seed, sim::SchedulerKind k = sim::SchedulerKind::Random) {
-  sim::SimConfig s;
-  s.teams = teams;
-  s.seed = seed;
-  s.scheduler = k;
-  s.pct_steps = 100000;
-  return s;
-}
+inline SimShape slab_hash_sim_shape(uint32_t teams) { return {.teams = teams, .pct_steps = 100000}; }
 
 // The bulk driver (core::run_team_bulk) on the simulator: each lane's K
 // operations from struct-of-arrays input, recorded per warp batch (one
@@ -69,7 +63,7 @@ void run_bulk_in_simulator(const Structure& table, const HostMemory& memory, con
   batch_log batch;
   batch.stamps = stamps.data();
   batch.results = results.data();
-  sim::SimConfig config = sim_for(teams, seed, scheduler);
+  sim::SimConfig config = sim_for(slab_hash_sim_shape(teams), seed, scheduler);
   config.memory_model = memory_model;
   sim::Simulator simulator(config);
   memory.add_shadow_pools(simulator.shadow());
@@ -140,7 +134,7 @@ DirectedRace directed_absent_race(const RaceScript& script, uint64_t seed, uint3
   const structures::slab_hash table = slab_hash_view(c, seed, memory.pointers());
   HostLog log(4, 32);
   uint32_t go = 0, inserted = 0;
-  sim::SimConfig config = sim_for(4, seed, scheduler);
+  sim::SimConfig config = sim_for(slab_hash_sim_shape(4), seed, scheduler);
   // One change point in the race. Tuned by trying: with the slab read in
   // 64-bit pairs and no re-read of a found pair, 1,000 catches the
   // unguarded read in 5 of 3,000 seeds (800: 4, 1,500: 4; the earlier

@@ -11,17 +11,11 @@
 #pragma once
 #include <cstdint>
 
+#include "models/base/splitmix.hpp"
 #include "structures/core/cuda/memory.cuh"
 #include "structures/core/cuda/perturb_params.hpp"
 
 namespace warpcheck::cuda_backend {
-
-__device__ __forceinline__ uint64_t perturb_mix(uint64_t x) {  // splitmix64's finalizer
-  x += 0x9E3779B97F4A7C15ull;
-  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
-  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
-  return x ^ (x >> 31);
-}
 
 __device__ __forceinline__ uint64_t perturb_clock_ns() {
   uint64_t t;
@@ -33,7 +27,7 @@ __device__ __forceinline__ uint64_t perturb_clock_ns() {
 __device__ __forceinline__ bool perturb_team_selected(const perturb_params& p, uint32_t team) {
   if (p.one_team != ~0u) return team == p.one_team;
   if (p.team_num >= p.team_den) return true;
-  return perturb_mix(p.seed ^ (uint64_t(team) << 32) ^ 0x7E4A5u) % p.team_den < p.team_num;
+  return detail::mix64(p.seed ^ (uint64_t(team) << 32) ^ 0x7E4A5u) % p.team_den < p.team_num;
 }
 
 // A point that fired waits: how long is drawn from `h` (fixed, uniform up
@@ -43,7 +37,7 @@ __device__ __forceinline__ bool perturb_team_selected(const perturb_params& p, u
 // %globaltimer (the warp keeps issuing). Out of line, with scalar
 // arguments: one copy in the kernel, not one at every point.
 static __device__ __noinline__ void perturb_delay(uint64_t h, uint32_t delay_ns, uint32_t dist, uint32_t wait) {
-  const uint64_t h2 = perturb_mix(h);
+  const uint64_t h2 = detail::mix64(h);
   uint32_t ns = delay_ns;
   if (dist == static_cast<uint32_t>(perturb_dist::uniform)) {
     ns = static_cast<uint32_t>((h2 & 0xFFFFFFFFu) % (uint64_t(delay_ns) + 1));
@@ -101,7 +95,7 @@ static __device__ __noinline__ perturb_decision perturb_decide_at(uint64_t seed,
   d.mask = __activemask();
   const uint32_t c = __shfl_sync(d.mask, counter, __ffs(d.mask) - 1);
   d.counter = c + 1;
-  d.h = perturb_mix(seed ^ perturb_mix((uint64_t(team) << 32) | c) ^ (uint64_t(point) << 56));
+  d.h = detail::mix64(seed ^ detail::mix64((uint64_t(team) << 32) | c) ^ (uint64_t(point) << 56));
   return d;
 }
 

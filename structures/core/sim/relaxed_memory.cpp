@@ -4,7 +4,7 @@
 #include <cstring>
 #include <stdexcept>
 
-#include "models/detail/hash.hpp"
+#include "models/base/splitmix.hpp"
 
 namespace warpcheck::sim {
 

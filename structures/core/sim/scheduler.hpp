@@ -18,7 +18,7 @@
 #include <string>
 #include <vector>
 
-#include "models/detail/hash.hpp"
+#include "models/base/splitmix.hpp"
 #include "structures/core/sim/schedule.hpp"
 
 namespace warpcheck::sim {

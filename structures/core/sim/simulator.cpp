@@ -14,7 +14,7 @@
 #include <cstdio>
 #include <cstdlib>
 
-#include "models/detail/hash.hpp"
+#include "models/base/splitmix.hpp"
 #include "structures/core/sim/scheduler.hpp"
 #include "structures/core/sim/sim_team.hpp"
 

@@ -15,6 +15,7 @@
 #include "stress/seam/registry.hpp"
 #include "stress/run/stress_session.hpp"
 #include "structures/core/sim/sim_team.hpp"
+#include "support/sim_for.hpp"
 
 namespace warpcheck {
 namespace {
@@ -33,14 +34,9 @@ GfslConfig config(uint32_t chunk, uint32_t teams, uint32_t per_lane, int64_t key
   return c;
 }
 
-sim::SimConfig sim_for(const GfslConfig& c, uint64_t seed, sim::SchedulerKind kind = sim::SchedulerKind::Random) {
-  sim::SimConfig s;
-  s.teams = c.teams;
-  s.seed = seed;
-  s.scheduler = kind;
-  s.pct_steps = 500000;
-  return s;
-}
+using test::sim_for;
+
+test::SimShape sim_shape(const GfslConfig& c) { return {.teams = c.teams, .pct_steps = 500000}; }
 
 std::vector<core::workload_op> workload_of(const GfslConfig& c, uint64_t seed) {
   const WorkloadShape shape = gfsl_shape(c);
@@ -70,7 +66,7 @@ TEST(Gfsl, OneTeamBehavesLikeTheMapModelThroughSplitsAndMerges) {
         const GfslConfig c = config(chunk, 1, 24, chunk * 6, mix);
         HostMemory memory(gfsl_layout(c));
         gfsl_initialize(c, memory);
-        const CheckedRun r = run_gfsl_sim(c, sim_for(c, seed), workload_of(c, seed), memory);
+        const CheckedRun r = run_gfsl_sim(c, sim_for(sim_shape(c), seed), workload_of(c, seed), memory);
         ASSERT_TRUE(r.run.report.ok()) << r.run.report.message;
         ASSERT_TRUE(r.invariant_violations.empty()) << "chunk " << chunk << " " << mix << " seed " << seed << ": " << r.invariant_violations[0];
         const CheckResult check = check_history(r.run.history);
@@ -101,7 +97,7 @@ TEST(Gfsl, FixedVariantPassesEveryOracleUnderManyShapesAndSchedules) {
   };
   for (size_t k = 0; k < std::size(cases); ++k)
     for (uint64_t seed = 1; seed <= 25; ++seed) {  // more in the main job's suite (500 seeds of the fixed variant)
-      sim::SimConfig s = sim_for(cases[k].c, seed, cases[k].kind);
+      sim::SimConfig s = sim_for(sim_shape(cases[k].c), seed, cases[k].kind);
       s.delay_probability = cases[k].delays;
       s.delay_steps = 2000;
       const CheckedRun r = run_gfsl_sim(cases[k].c, s, workload_of(cases[k].c, seed));
@@ -120,7 +116,7 @@ TEST(Gfsl, AbsentAnswersSettledUnderTheChunkLockAreLinearizableAtTheirPoints) {
     for (uint64_t seed = 1; seed <= 40; ++seed) {
       GfslConfig c = config(16, 4, 4, 30, mix);
       c.validation_tries = 0;
-      const CheckedRun r = run_gfsl_sim(c, sim_for(c, seed, sim::SchedulerKind::Pct), workload_of(c, seed));
+      const CheckedRun r = run_gfsl_sim(c, sim_for(sim_shape(c), seed, sim::SchedulerKind::Pct), workload_of(c, seed));
       ASSERT_TRUE(r.run.report.ok()) << mix << " seed " << seed << ": " << r.run.report.message;
       ASSERT_TRUE(r.invariant_violations.empty()) << mix << " seed " << seed << ": " << r.invariant_violations[0];
       const CheckResult check = check_history(r.run.history);
@@ -137,7 +133,7 @@ struct Built {
   Built() {
     gfsl_initialize(c, memory);
     s = gfsl_view(c, memory.pointers());
-    const CheckedRun r = run_gfsl_sim(c, sim_for(c, 3), workload_of(c, 3), memory);
+    const CheckedRun r = run_gfsl_sim(c, sim_for(sim_shape(c), 3), workload_of(c, 3), memory);
     EXPECT_TRUE(r.run.report.ok() && r.invariant_violations.empty());
   }
   // A live chunk of `level` past the head, holding keys.
@@ -206,7 +202,7 @@ TornRace torn_read_race(uint64_t seed, uint32_t fixes, Shift shift) {
   const structures::gfsl s = gfsl_view(c, memory.pointers());
   HostLog log(3, 32);
   uint32_t go = 0;
-  sim::SimConfig config = sim_for(c, seed);
+  sim::SimConfig config = sim_for(sim_shape(c), seed);
   // A slow second transaction: without it a team's sync keeps the shift's
   // two stores further apart than a read's two transactions ever are.
   config.delay_probability = 0.05;
@@ -300,7 +296,7 @@ TEST(Gfsl, ASpinReportNamesTheChunkItWaitsOn) {
   ASSERT_NE(second, b.s.heads[0]);
   b.s.entry_at(second, b.c.chunk - 1)[0] = layout::lock_word(3, 2);  // held by warp 1
   const uint32_t key = layout::key_of(b.s.entry_at(second, 0)[0]);
-  sim::SimConfig cfg = sim_for(b.c, 1);
+  sim::SimConfig cfg = sim_for(sim_shape(b.c), 1);
   cfg.spin_bound = 20;
   sim::Simulator sim(cfg);
   sim.shadow().add_pool(b.s.pool, sizeof(uint64_t) * b.c.chunk, b.s.pool_chunks, "chunk", core::unit_state::allocated);
@@ -329,7 +325,7 @@ TEST(Gfsl, TheValidatedAbsentAnswerMasksSplitAndMergeOrderingMistakes) {
 TEST(Gfsl, PoolExhaustionIsAReportedFault) {
   GfslConfig c = config(16, 2, 8, 200, "insert=1");
   c.pool_chunks = 18;  // the 16 heads and 2 more
-  const CheckedRun r = run_gfsl_sim(c, sim_for(c, 1), workload_of(c, 1));
+  const CheckedRun r = run_gfsl_sim(c, sim_for(sim_shape(c), 1), workload_of(c, 1));
   ASSERT_EQ(r.run.report.outcome, sim::Outcome::LaneError) << r.run.report.message;
   EXPECT_NE(r.run.report.message.find("pool is exhausted"), std::string::npos) << r.run.report.message;
 }

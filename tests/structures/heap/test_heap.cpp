@@ -11,6 +11,7 @@
 #include "stress/heap/config.hpp"
 #include "structures/core/sim/sim_team.hpp"
 #include "structures/heap/detail/block_merge.hpp"
+#include "support/sim_for.hpp"
 
 namespace warpcheck {
 namespace {
@@ -18,15 +19,9 @@ namespace {
 using structures::heap_variant;
 namespace fix = structures::heap_fix;
 
-sim::SimConfig sim_for(const HeapConfig& c, uint64_t seed, sim::SchedulerKind kind = sim::SchedulerKind::Random) {
-  sim::SimConfig s;
-  s.teams = c.teams;
-  s.lanes = c.lanes;
-  s.seed = seed;
-  s.scheduler = kind;
-  s.pct_steps = 20000;
-  return s;
-}
+using test::sim_for;
+
+test::SimShape sim_shape(const HeapConfig& c) { return {.teams = c.teams, .lanes = c.lanes, .pct_steps = 20000}; }
 
 std::vector<core::workload_op> workload_of(const HeapConfig& c, uint64_t seed) {
   const WorkloadShape shape = heap_workload_shape(c);
@@ -90,7 +85,7 @@ TEST(Heap, OneTeamBehavesLikeThePriorityQueueModel) {
         c.mix = parse_op_mix("insert=60,delete=40");
         for (uint64_t seed = 1; seed <= 5; ++seed) {
           const auto ops = workload_of(c, seed);
-          const CheckedRun r = run_heap_sim(c, sim_for(c, seed), ops);
+          const CheckedRun r = run_heap_sim(c, sim_for(sim_shape(c), seed), ops);
           ASSERT_EQ(r.run.history.ops.size(), size_t(std::count_if(ops.begin(), ops.end(), [](auto& o) { return o.active; })));
           ASSERT_TRUE(r.run.report.ok()) << variant << " k " << k << ": " << r.run.report.message << "\n" << r.run.report.details;
           ASSERT_TRUE(r.invariant_violations.empty()) << variant << " k " << k << " seed " << seed << ": " << r.invariant_violations[0];
@@ -118,7 +113,7 @@ struct Judged {
 };
 
 Judged judge(const HeapConfig& c, uint64_t seed, sim::SchedulerKind kind, uint64_t pct_steps = 3000, uint32_t depth = 3) {
-  sim::SimConfig s = sim_for(c, seed, kind);
+  sim::SimConfig s = sim_for(sim_shape(c), seed, kind);
   s.pct_steps = pct_steps;
   s.pct_depth = depth;
   Judged j{run_heap_sim(c, s, workload_of(c, seed)), {}, ""};
@@ -220,7 +215,7 @@ TEST(Heap, AFullHeapIsAReportedFaultNotACorruption) {
   c.mix = parse_op_mix("insert=100,delete=0");
   c.full_batches = 1;
   c.capacity = 2;  // six full pushes, room for two nodes
-  const CheckedRun r = run_heap_sim(c, sim_for(c, 1), workload_of(c, 1));
+  const CheckedRun r = run_heap_sim(c, sim_for(sim_shape(c), 1), workload_of(c, 1));
   ASSERT_FALSE(r.run.report.ok());
   EXPECT_NE(r.run.report.message.find("heap: full"), std::string::npos) << r.run.report.message;
   // The push that found the heap full stays pending; the ones before completed.
@@ -236,7 +231,7 @@ TEST(Heap, TheEmptySlotSentinelIsRejectedAsAKey) {
   const auto sc = heap.carve(scratch.data());
   sc.items[0] = 7;
   sc.items[1] = 0xFFFFFFFFu;
-  sim::Simulator simulator(sim_for(c, 1));
+  sim::Simulator simulator(sim_for(sim_shape(c), 1));
   core::op_result r{};
   const auto report = simulator.run([&](sim::sim_team& t) {
     r = structures::heap_apply(t, heap, sc, OpKind::Push, 2, [](sim::sim_team&) {});
@@ -256,7 +251,7 @@ TEST(HeapRecorder, BatchesThatDoNotFitMakeTheHistoryIncomplete) {
   const std::vector<core::workload_op> ops = {core::workload_op{2, 1, OpKind::Push, true},
                                               core::workload_op{4, 2, OpKind::Push, true},
                                               core::workload_op{0, 0, OpKind::Pop, true}};
-  sim::Simulator simulator(sim_for(c, 1));
+  sim::Simulator simulator(sim_for(sim_shape(c), 1));
   ASSERT_TRUE(simulator.run([&](sim::sim_team& t) {
     structures::run_team_heap_ops(t, heap, {ops.data(), 3, 0}, scratch.data(), heap_key_source(c), &log.view());
   }).ok());

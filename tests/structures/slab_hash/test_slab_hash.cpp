@@ -8,7 +8,7 @@
 #include <cstring>
 
 #include "linearizability/checker.hpp"
-#include "models/detail/hash.hpp"
+#include "models/base/splitmix.hpp"
 #include "stress/recorder/batch_history.hpp"
 #include "stress/slab_hash/config.hpp"
 #include "structures/core/bulk_driver.hpp"
@@ -24,6 +24,7 @@ using test::DirectedRace;
 using test::inside_one_slab;
 using test::run_bulk_in_simulator;
 using test::sim_for;
+using test::slab_hash_sim_shape;
 using test::small_table;
 using structures::slab_alloc;
 using structures::slab_hash;
@@ -45,7 +46,7 @@ TEST(SlabHash, CorrectModesAreLinearizableWithInvariantsUnderManyWorkloads) {
       const WorkloadShape shape = shape_of(c, knobs[k]);
       for (uint64_t seed = 1; seed <= 40; ++seed) {
         const auto kind = seed % 4 == 0 ? sim::SchedulerKind::Pct : sim::SchedulerKind::Random;
-        const CheckedRun r = run_slab_hash_sim(c, sim_for(c.teams, seed, kind), materialize(shape, generate_slots(shape, seed)));
+        const CheckedRun r = run_slab_hash_sim(c, sim_for(slab_hash_sim_shape(c.teams), seed, kind), materialize(shape, generate_slots(shape, seed)));
         ASSERT_TRUE(r.run.report.ok()) << "mode " << int(mode) << " knobs " << k << " seed " << seed << ": " << r.run.report.message;
         ASSERT_TRUE(r.invariant_violations.empty()) << r.invariant_violations[0];
         const CheckResult check = check_history(r.run.history);
@@ -64,7 +65,7 @@ TEST(SlabHash, LongListsStayCorrect) {
     c.keys = 64;
     c.mix = parse_op_mix("insert=70,erase=10,search=20");
     for (uint64_t seed = 1; seed <= 10; ++seed) {
-      const CheckedRun r = run_slab_hash_sim(c, sim_for(c.teams, seed));
+      const CheckedRun r = run_slab_hash_sim(c, sim_for(slab_hash_sim_shape(c.teams), seed));
       ASSERT_TRUE(r.run.report.ok()) << r.run.report.message;
       ASSERT_TRUE(r.invariant_violations.empty()) << r.invariant_violations[0];
       ASSERT_EQ(check_history(r.run.history).verdict, Verdict::Linearizable) << "seed " << seed;
@@ -118,7 +119,7 @@ TEST(SlabHash, MultimapDeleteFencesTheGuardReleaseAgainstStoreBuffering) {
     c.teams = 4;
     c.keys = 2;
     c.mutant = m;
-    sim::SimConfig s = sim_for(c.teams, 2618, sim::SchedulerKind::Targeted);
+    sim::SimConfig s = sim_for(slab_hash_sim_shape(c.teams), 2618, sim::SchedulerKind::Targeted);
     s.memory_model = sim::MemoryModel::relaxed;
     const CheckedRun r = run_slab_hash_sim(c, s, parse_workload(workload, size_t(c.teams) * 32 * c.ops_per_lane));
     EXPECT_TRUE(r.run.report.ok()) << r.run.report.message;
@@ -194,7 +195,7 @@ TEST(SlabHash, ReadOnlySearchLaunchAfterABuildFindsEveryKey) {
       std::unique_ptr<sim::Simulator> before;
       auto launch = [&](const auto& s, const core::bulk_input& in) {
         const uint32_t teams = static_cast<uint32_t>((in.count + 63) / 64);
-        auto simulator = std::make_unique<sim::Simulator>(sim_for(teams, seed, seed % 2 ? sim::SchedulerKind::Pct : sim::SchedulerKind::Random));
+        auto simulator = std::make_unique<sim::Simulator>(sim_for(slab_hash_sim_shape(teams), seed, seed % 2 ? sim::SchedulerKind::Pct : sim::SchedulerKind::Random));
         memory.add_shadow_pools(simulator->shadow());
         if (before)
           for (size_t a = 0; a < memory.layout().size(); ++a)
@@ -239,7 +240,7 @@ TEST(SlabAlloc, ExhaustionIsReportedNotLooped) {
   std::vector<uint32_t> slabs(size_t(1024) * 32, 0), bitmaps(32, 0);
   const slab_alloc alloc{slabs.data(), bitmaps.data(), 1, 1};
   std::vector<uint32_t> got;
-  sim::Simulator simulator(sim_for(1, 1));
+  sim::Simulator simulator(sim_for(slab_hash_sim_shape(1), 1));
   simulator.shadow().add_pool(slabs.data(), 128, 1024, "slabs", core::unit_state::uninitialized);
   const sim::RunReport r = simulator.run([&](sim::sim_team& t) {
     slab_alloc::warp_state s;
@@ -268,7 +269,7 @@ TEST(SlabAlloc, TheSlabHashReportsExhaustion) {
   std::memset(memory.bytes(2), 0xFF, memory.layout()[2].bytes());  // the bitmaps
   const WorkloadShape shape = slab_hash_shape(c);
   const auto ops = materialize(shape, generate_slots(shape, 1));
-  sim::Simulator simulator(sim_for(1, 1));
+  sim::Simulator simulator(sim_for(slab_hash_sim_shape(1), 1));
   HostLog log(1, 256);
   const slab_hash table = slab_hash_view(c, 1, memory.pointers());
   const sim::RunReport r = simulator.run([&](sim::sim_team& t) { core::run_team_ops(t, table, {ops.data(), 8}, &log.view()); });

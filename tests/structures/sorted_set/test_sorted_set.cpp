@@ -8,6 +8,7 @@
 #include "stress/seam/registry.hpp"
 #include "stress/sorted_set/config.hpp"
 #include "stress/run/stress_session.hpp"
+#include "support/sim_for.hpp"
 
 namespace warpcheck {
 namespace {
@@ -24,14 +25,10 @@ SortedSetConfig small_set(sorted_set_mutant m = sorted_set_mutant::none) {
   return c;
 }
 
-sim::SimConfig sim_for(const SortedSetConfig& c, uint64_t seed, sim::SchedulerKind k = sim::SchedulerKind::Random) {
-  sim::SimConfig s;
-  s.teams = c.teams;
-  s.seed = seed;
-  s.scheduler = k;
-  s.pct_depth = 3;
-  s.pct_steps = 100000;  // about one run's steps at this size (3 warps, 2 ops a lane)
-  return s;
+using test::sim_for;
+
+test::SimShape sim_shape(const SortedSetConfig& c) {
+  return {.teams = c.teams, .pct_steps = 100000, .pct_depth = 3};  // k: about one run's steps at this size (3 warps, 2 ops a lane)
 }
 
 // Whether some two operations of different teams overlap in time.
@@ -47,7 +44,7 @@ TEST(EndToEndSim, CorrectSetIsLinearizableUnderEverySeed) {
   int concurrent = 0;
   for (auto kind : {sim::SchedulerKind::Random, sim::SchedulerKind::Pct}) {
     for (uint64_t seed = 1; seed <= 60; ++seed) {
-      const TargetRun run = run_sorted_set_sim(c, sim_for(c, seed, kind));
+      const TargetRun run = run_sorted_set_sim(c, sim_for(sim_shape(c), seed, kind));
       ASSERT_TRUE(run.report.ok()) << "seed " << seed << ": " << run.report.message << "\n" << run.report.details;
       ASSERT_EQ(run.history.ops.size(), 3u * 32 * 2);
       ASSERT_FALSE(run.history.meta.incomplete);
@@ -65,7 +62,7 @@ TEST(EndToEndSim, UnlockedContainsIsFoundShrunkAndReplayed) {
   TargetRun failing;
   CheckResult verdict;
   for (uint64_t seed = 1; seed <= 50 && !found; ++seed) {
-    TargetRun run = run_sorted_set_sim(c, sim_for(c, seed));
+    TargetRun run = run_sorted_set_sim(c, sim_for(sim_shape(c), seed));
     ASSERT_TRUE(run.report.ok()) << run.report.message;
     CheckResult r = check_history(run.history);
     if (r.verdict == Verdict::Violation) {
@@ -87,11 +84,11 @@ TEST(EndToEndSim, UnlockedContainsIsFoundShrunkAndReplayed) {
   EXPECT_TRUE(has_contains_false) << "the witness of a missed key is a contains that answered false";
 
   // Replayed from its seed: the same schedule and the same history, bit for bit.
-  const TargetRun again = run_sorted_set_sim(c, sim_for(c, found));
+  const TargetRun again = run_sorted_set_sim(c, sim_for(sim_shape(c), found));
   EXPECT_EQ(again.report.schedule, failing.report.schedule);
   EXPECT_EQ(encode_binary(again.history), encode_binary(failing.history));
   // Replayed from the printed schedule alone.
-  sim::SimConfig replay = sim_for(c, found);
+  sim::SimConfig replay = sim_for(sim_shape(c), found);
   replay.replay = sim::encode_schedule(failing.report.schedule);
   const TargetRun from_schedule = run_sorted_set_sim(c, replay);
   ASSERT_TRUE(from_schedule.report.ok()) << from_schedule.report.message;
@@ -101,7 +98,7 @@ TEST(EndToEndSim, UnlockedContainsIsFoundShrunkAndReplayed) {
 
 TEST(EndToEndSim, LeakedLockIsReportedWithItsOwnerAndPendingOperations) {
   const SortedSetConfig c = small_set(sorted_set_mutant::keep_lock_on_miss);
-  sim::SimConfig s = sim_for(c, 1);
+  sim::SimConfig s = sim_for(sim_shape(c), 1);
   s.spin_bound = 2000;
   const TargetRun run = run_sorted_set_sim(c, s);
   ASSERT_EQ(run.report.outcome, sim::Outcome::SpinBound) << run.report.message;
@@ -117,7 +114,7 @@ TEST(EndToEndSim, LeakedLockIsReportedWithItsOwnerAndPendingOperations) {
 TEST(EndToEndSim, ATinyLogBufferMarksTheRunIncompleteNeverLinearizable) {
   SortedSetConfig c = small_set();
   c.log_capacity = 5;  // of 64 operations per team
-  const TargetRun run = run_sorted_set_sim(c, sim_for(c, 7));
+  const TargetRun run = run_sorted_set_sim(c, sim_for(sim_shape(c), 7));
   ASSERT_TRUE(run.report.ok());
   EXPECT_TRUE(run.history.meta.incomplete);
   EXPECT_EQ(run.history.ops.size(), 3u * 5);
@@ -129,10 +126,10 @@ TEST(EndToEndSim, ATinyLogBufferMarksTheRunIncompleteNeverLinearizable) {
 TEST(EndToEndSim, ImpossibleConfigurationsAreRejected) {
   SortedSetConfig c = small_set();
   c.keys = 33;  // one bucket holds 32
-  EXPECT_THROW(run_sorted_set_sim(c, sim_for(c, 1)), std::invalid_argument);
+  EXPECT_THROW(run_sorted_set_sim(c, sim_for(sim_shape(c), 1)), std::invalid_argument);
   c = small_set();
   EXPECT_THROW(request_from_flags(*registry().find("sorted-set"), Backend::Sim, "--mutant no_such_mutant"), std::invalid_argument);
-  sim::SimConfig wrong = sim_for(c, 1);
+  sim::SimConfig wrong = sim_for(sim_shape(c), 1);
   wrong.teams = 2;
   EXPECT_THROW(run_sorted_set_sim(c, wrong), std::invalid_argument);
 }

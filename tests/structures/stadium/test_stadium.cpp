@@ -16,6 +16,7 @@
 #include "stress/stadium/config.hpp"
 #include "stress/run/stress_session.hpp"
 #include "structures/core/sim/sim_team.hpp"
+#include "support/sim_for.hpp"
 
 namespace warpcheck {
 namespace {
@@ -217,15 +218,9 @@ TEST(StadiumHashing, S2AFreedTicketEndsFigure10AloneShortOfAPair) {
       }
 }
 
-sim::SimConfig sim_for(const StadiumConfig& c, uint64_t seed, sim::SchedulerKind kind = sim::SchedulerKind::Random) {
-  sim::SimConfig s;
-  s.teams = c.teams;
-  s.lanes = stadium_sim_lanes(c);
-  s.seed = seed;
-  s.scheduler = kind;
-  s.pct_steps = 50000;
-  return s;
-}
+using test::sim_for;
+
+test::SimShape sim_shape(const StadiumConfig& c) { return {.teams = c.teams, .lanes = stadium_sim_lanes(c), .pct_steps = 50000}; }
 
 std::vector<core::workload_op> workload_of(const StadiumConfig& c, uint64_t seed) {
   const WorkloadShape shape = stadium_shape(c);
@@ -264,7 +259,7 @@ TEST(StadiumHashing, TheFixedAlgorithmPassesEveryOracleInEveryShape) {
   add(stadium_kernel::hybrid, [](StadiumConfig& c) { c.load = 0.85, c.knobs.hot_keys = 2, c.knobs.hot_fraction = 0.5; });
   for (size_t k = 0; k < cases.size(); ++k)
     for (uint64_t seed = 1; seed <= 25; ++seed) {
-      const CheckedRun r = run_stadium_sim(cases[k].c, sim_for(cases[k].c, seed, cases[k].kind), workload_of(cases[k].c, seed));
+      const CheckedRun r = run_stadium_sim(cases[k].c, sim_for(sim_shape(cases[k].c), seed, cases[k].kind), workload_of(cases[k].c, seed));
       ASSERT_TRUE(r.run.report.ok()) << "case " << k << " seed " << seed << ": " << r.run.report.message;
       ASSERT_TRUE(r.invariant_violations.empty()) << "case " << k << " seed " << seed << ": " << r.invariant_violations[0];
       const CheckResult check = check_history(r.run.history);
@@ -279,7 +274,7 @@ TEST(StadiumHashing, EachOperationIsRecordedByTheTeamThatRanIt) {
     StadiumConfig c = fixed(k);
     c.ops_per_lane = 4;
     const auto ops = workload_of(c, 3);
-    const CheckedRun r = run_stadium_sim(c, sim_for(c, 3), ops);
+    const CheckedRun r = run_stadium_sim(c, sim_for(sim_shape(c), 3), ops);
     ASSERT_TRUE(r.run.report.ok()) << r.run.report.message;
     size_t active = 0, lane_records = 0, warp_records = 0;
     for (const auto& op : ops) active += op.active;
@@ -315,7 +310,7 @@ struct Built {
   Built() {
     stadium_fill(c, memory);
     s = stadium_view(c, memory.pointers());
-    const CheckedRun r = run_stadium_sim(c, sim_for(c, 5), workload_of(c, 5), memory);
+    const CheckedRun r = run_stadium_sim(c, sim_for(sim_shape(c), 5), workload_of(c, 5), memory);
     EXPECT_TRUE(r.run.report.ok() && r.invariant_violations.empty());
     h = r.run.history;
   }

@@ -2,6 +2,8 @@
 // format needs (objects, strings, exact 64-bit integers, bools, null,
 // arrays), with errors that carry the column. Floats are rejected: nothing
 // in a history is fractional, and reading one as a double would lose bits.
+// Public: stress reads its own JSON (campaign plans, shard results, a run's
+// configuration) with the same strictness.
 #pragma once
 
 #include <cstdint>
@@ -11,7 +13,7 @@
 #include <unordered_set>
 #include <vector>
 
-#include "linearizability/detail/quote.hpp"
+#include "models/base/quote.hpp"
 
 namespace warpcheck::detail {
 

@@ -2,7 +2,8 @@
 // resident memory, a ceiling on what the searches' own structures hold, and
 // a cancellation flag raised once any partition is refuted. Long steps
 // (model steps over big batches, cache growth, loading a file) check it
-// inside, and stop by throwing BudgetExhausted.
+// inside, and stop by throwing BudgetExhausted. Public: the command line
+// spends one on reading a history before the check starts.
 #pragma once
 
 #include <atomic>
@@ -11,7 +12,7 @@
 #include <cstdint>
 
 #include "linearizability/detail/resident_memory.hpp"
-#include "models/detail/long_step.hpp"
+#include "models/base/long_step.hpp"
 
 namespace warpcheck::detail {
 

@@ -1,4 +1,4 @@
-#include "linearizability/detail/json_cursor.hpp"
+#include "linearizability/json_cursor.hpp"
 
 #include <cctype>
 
