@@ -13,6 +13,7 @@
 #include "stress/commands/recipe_table.hpp"
 #include "stress/run/stress_session.hpp"
 #include "stress/commands/suite.hpp"
+#include "structures/core/sim/schedulers/registry.hpp"
 #include "tools/cli_args.hpp"
 #include "tools/commands.hpp"
 #include "tools/stress_line.hpp"
@@ -113,6 +114,8 @@ const CommandSpec& score_command() {
       {{"structure", "S", "one structure (" + registry().names() + ")", "every structure"},
        {"backend", "sim|gpu", "where the runs go", "sim"},
        {"seeds", "N", "each run's seeds", "each mutant's declared seeds"},
+       {"scheduler", "S", "the simulator's scheduler in every run instead of the one it declares (a comparison; a row whose "
+                          "run declares another says so)", "each run's declared one"},
        {"no-shrink", "", "report each catch as found, unshrunk", ""}}};
   return spec;
 }
@@ -152,6 +155,17 @@ int run_score(int argc, char** argv) {
   }
   if (args.value("seeds")) o.seeds = args.integer("seeds", 200, 1, uint64_t(1) << 32);
   o.shrink = !args.flag("no-shrink");
+  if (auto s = args.value("scheduler")) {
+    std::string known;
+    bool found = false;
+    for (const sim::SchedulerInfo* each : sim::schedulers())
+      if (each->chosen_by_name) {
+        known += (known.empty() ? "" : ", ") + std::string(each->name);
+        found |= each->name == *s;
+      }
+    if (!found) throw UsageError("--scheduler must be one of " + known + ", got '" + *s + "'");
+    o.scheduler = *s;
+  }
   const int off = print_mutation_score(reg, only, o, std::cout);
   if (off) std::cout << "\n" << off << " row(s) not as declared (not caught, caught by another oracle, or not replayed)\n";
   return off ? 1 : 0;

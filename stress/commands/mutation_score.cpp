@@ -87,7 +87,13 @@ MutantScore score_mutant(const Structure& s, const MutantSpec& m, size_t run, co
   score.expected = m.caught_by;
   score.benign = !m.benign.empty();
   // Off the simulator, its own options (--scheduler pct, --memory-model relaxed) are left out.
-  const std::string flags = so.backend == Backend::Sim ? score.run : split_flags(s, score.run, so.backend).here;
+  std::string flags = so.backend == Backend::Sim ? score.run : split_flags(s, score.run, so.backend).here;
+  if (!so.scheduler.empty() && so.backend == Backend::Sim) {
+    // A later --scheduler replaces the run's own; the row says which that was.
+    const std::string declared = request_from_flags(s, so.backend, flags).options.text("scheduler");
+    if (declared != so.scheduler) score.declared_scheduler = declared;
+    flags += " --scheduler " + so.scheduler;
+  }
   const ConfiguredRun configured(s, so.backend, flags + " --mutant " + m.name);
   score.hunt = hunt_in(configured, so.seeds.value_or(m.seeds), so.first_only);
   if (score.hunt.first_seed)
@@ -127,7 +133,8 @@ int print_mutation_score(const Registry& r, const Structure* only, const ScoreOp
         off += !sc.as_declared();
         char seconds[32];
         std::snprintf(seconds, sizeof seconds, "%.2f", h.seconds_to_first);
-        out << "| " << sc.structure << " | " << (sc.run.empty() ? "-" : sc.run) << " | " << sc.mutant << " | "
+        const std::string declared = sc.declared_scheduler.empty() ? "" : " (declared " + sc.declared_scheduler + ", run under " + o.scheduler + ")";
+        out << "| " << sc.structure << " | " << (sc.run.empty() ? "-" : sc.run) << declared << " | " << sc.mutant << " | "
             << (sc.benign ? "none (benign)" : oracle_names(sc.expected)) << " | " << (h.caught ? oracle_names(h.first_caught_by) : "-")
             << (h.caught && o.backend == Backend::Sim && !h.replays ? " (did not replay)" : "") << " | " << h.caught << " / "
             << h.seeds << " | " << (h.first_seed ? std::to_string(*h.first_seed) : "-") << " | " << (h.caught ? seconds : "-")

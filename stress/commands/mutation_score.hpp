@@ -38,6 +38,7 @@ struct MutantScore {
   size_t counterexample_ops = 0;            // the checker's shrunk counterexample (0: none)
   bool benign = false;  // declared not a bug: as declared when nothing catches it
   std::string reproduce;  // when caught: the command line that reruns its first seed
+  std::string declared_scheduler;  // under ScoreOptions::scheduler: the run's own, when another
   bool as_declared() const {
     if (benign) return hunt.caught == 0;
     return hunt.caught > 0 && (hunt.first_caught_by & expected) && (backend != Backend::Sim || hunt.replays);
@@ -49,6 +50,9 @@ struct ScoreOptions {
   std::optional<uint64_t> seeds;  // each run's seeds (default: the declaration's)
   bool first_only = false;        // stop each run at its first failure (tests)
   bool shrink = true;             // simulator failures only
+  // The simulator's scheduler in every run instead of the one its flags
+  // name (a comparison of schedulers); empty: the declared one.
+  std::string scheduler;
 };
 
 // One mutant in one of its declared runs (`run` indexes MutantSpec::runs).

@@ -15,6 +15,7 @@
 #include "stress/run/repro_in_simulator.hpp"
 #include "stress/run/stress_report.hpp"
 #include "stress/run/team_batches.hpp"
+#include "structures/core/sim/schedulers/registry.hpp"
 
 namespace warpcheck {
 
@@ -44,33 +45,29 @@ sim::SimConfig simulator_config(const Target& t, Options& o, const Ops& probe_wo
   s.teams = t.shape.teams;
   s.lanes = t.sim_lanes;
   s.team_word = t.team;
-  const std::string& scheduler = o.text("scheduler");
-  s.scheduler = scheduler == "pct"        ? sim::SchedulerKind::Pct
-                : scheduler == "targeted" ? sim::SchedulerKind::Targeted
-                : scheduler == "guided"   ? sim::SchedulerKind::Guided
-                                          : sim::SchedulerKind::Random;
-  s.pct_depth = uint32_t(o.integer("pct-depth"));
-  s.guide_invocations = o.text("guide-order") != "real-time";
+  const sim::SchedulerInfo& scheduler = sim::scheduler_named(o.text("scheduler"));
+  s.scheduler = sim::SchedulerKind{scheduler.name};
   s.spin_bound = o.integer("spin-bound");
   s.delay_probability = o.real("delays");
   s.delay_steps = o.integer("delay-steps");
   s.delay_after_loads = o.flag("delay-loads");
-  s.preempt_reads = o.real("preempt-reads");
-  s.preempt_handoffs = o.real("preempt-handoffs");
-  s.preempt_writes = uint32_t(o.integer("preempt-writes"));
-  s.preempt_steps = o.integer("preempt-steps");
   s.memory_model = o.text("memory-model") == "relaxed" ? sim::MemoryModel::relaxed : sim::MemoryModel::sc;
   s.stale_chance = o.real("stale-reads");
   s.visibility_steps = o.integer("visibility-steps");
   s.teams_per_block = uint32_t(o.integer("teams-per-block"));
-  if (s.scheduler == sim::SchedulerKind::Pct && !o.has_value("pct-steps")) {
-    // PCT's k: the steps of one run, measured once with the random scheduler.
+  // Every scheduler's options, each stored where its declaration says.
+  for (const sim::SchedulerInfo* each : sim::schedulers())
+    for (const sim::SchedulerOption& option : each->options)
+      if (o.has_value(option.name)) sim::store_option(s, option, o.text(option.name));
+  for (const sim::SchedulerOption& option : scheduler.options) {
+    if (!option.measured || o.has_value(option.name)) continue;
+    // The steps of one run (PCT's k), measured once with the random scheduler.
     sim::SimConfig probe = s;
     probe.scheduler = sim::SchedulerKind::Random;
     probe.seed = probe_seed;
-    o.set("pct-steps", std::to_string(std::max<uint64_t>(t.sim(probe, probe_workload).steps, 1)));
+    o.set(std::string(option.name), std::to_string(std::max<uint64_t>(t.sim(probe, probe_workload).steps, 1)));
+    sim::store_option(s, option, o.text(option.name));
   }
-  if (o.has_value("pct-steps")) s.pct_steps = o.integer("pct-steps");
   return s;
 }
 

@@ -3,8 +3,11 @@
 #include "stress/seam/registry.hpp"
 
 #include <algorithm>
+#include <set>
 #include <sstream>
 #include <stdexcept>
+
+#include "structures/core/sim/schedulers/registry.hpp"
 
 namespace warpcheck {
 
@@ -40,44 +43,59 @@ std::string preset_names() {
   return s;
 }
 
+// --scheduler and every scheduler's options, from the schedulers' own
+// declarations (structures/core/sim/schedulers/registry.hpp); an option
+// that two schedulers share (guided uses targeted's) once.
+OptionTable scheduler_options() {
+  const std::vector<Backend> sim{Backend::Sim};
+  std::vector<std::string> names;
+  std::string help = "the simulator's schedule:";
+  for (const sim::SchedulerInfo* s : sim::schedulers())
+    if (s->chosen_by_name) {
+      names.emplace_back(s->name);
+      help += std::string(names.size() > 1 ? "; " : " ") + std::string(s->summary);
+    }
+  OptionTable out{only_on(sim, choice_option("scheduler", help, std::string(names.front()), names))};
+  out.push_back(only_on(sim, named_value("FILE", text_option("guide", "guided: the GPU run's history whose order the run follows "
+                                                                      "(an operation begins once those that responded before it "
+                                                                      "there have here); its workload too (--workload)",
+                                                             Defaults{}, {}))));
+  std::set<std::string_view> seen;
+  for (const sim::SchedulerInfo* s : sim::schedulers())
+    for (const sim::SchedulerOption& o : s->options) {
+      if (!seen.insert(o.name).second) continue;
+      const std::string name(o.name), help(o.help);
+      const Defaults d = o.default_value.empty() ? Defaults{} : Defaults(std::string(o.default_value));
+      switch (o.type) {
+        case sim::SchedulerOption::Type::integer:
+          out.push_back(only_on(sim, integer_option(name, help, d, uint64_t(o.min), uint64_t(o.max))));
+          break;
+        case sim::SchedulerOption::Type::real: out.push_back(only_on(sim, real_option(name, help, d, o.min, o.max))); break;
+        case sim::SchedulerOption::Type::choice:
+          out.push_back(only_on(sim, choice_option(name, help, d, std::vector<std::string>(o.choices.begin(), o.choices.end()))));
+          break;
+      }
+    }
+  return out;
+}
+
 // The stress run's own options, shared by every structure.
 OptionTable run_options() {
   const std::vector<Backend> sim{Backend::Sim};
-  return {
+  OptionTable out{
       choice_option("backend", "where to run: the simulator, real threads (for ThreadSanitizer) or the GPU "
                                "(default: the GPU when there is one)", Defaults{}, {"sim", "threads", "gpu"}),
       session_option(integer_option("seeds", "runs, one seed each", "100", 1, uint64_t(1) << 40)),
       session_option(integer_option("seed", "the first seed", "1", 0, UINT64_MAX)),
-      only_on(sim, choice_option("scheduler", "the simulator's schedule: uniform random, PCT, targeted (random, and a team "
-                                              "preempted inside its read of one object until writes tear it, or at a lock "
-                                              "hand-off: --preempt-*), or guided (targeted, in the order of a GPU run's history: "
-                                              "--guide)", "random", {"random", "pct", "targeted", "guided"})),
-      only_on(sim, named_value("FILE", text_option("guide", "guided: the GPU run's history whose order the run follows (an "
-                                                            "operation begins once those that responded before it there have "
-                                                            "here); its workload too (--workload)", Defaults{}, {}))),
-      only_on(sim, choice_option("guide-order", "guided: the orders of the GPU's history that the run follows: real-time (an "
-                                                "operation begins once those that responded before its invocation there have "
-                                                "here) or invocations (and once those invoked before it there have begun here; "
-                                                "the default)",
-                                 Defaults{}, {"real-time", "invocations"})),
-      only_on(sim, integer_option("pct-depth", "PCT's bug depth d (d - 1 priority change points)", "3", 1, 64)),
-      only_on(sim, integer_option("pct-steps", "PCT's step estimate k (default: one run's steps, measured)", Defaults{}, 1,
-                                  uint64_t(1) << 40)),
+  };
+  const OptionTable schedulers = scheduler_options();
+  out.insert(out.end(), schedulers.begin(), schedulers.end());
+  OptionTable rest{
       only_on(sim, real_option("delays", "the chance that a write, or a wide read's transaction, makes its team sit out --delay-steps steps (widens windows)",
                                "0", 0, 1)),
       only_on(sim, integer_option("delay-steps", "how many steps a delayed team sits out", "2000", 1, uint64_t(1) << 32)),
       only_on(sim, flag_option("delay-loads", "--delays also after a lane's load: a team's read of a slab, chunk or node, "
                                               "one load a lane, is torn by the writes of teams that run meanwhile")),
-      only_on(sim, real_option("preempt-reads", "targeted: the chance that a team about to load another word of the object "
-                                                "(slab, chunk, node, else 128-byte line) its last load read sits out there until "
-                                                "other teams tear that read", "0.1", 0, 1)),
-      only_on(sim, real_option("preempt-handoffs", "targeted: the chance that a team sits out right after releasing a lock, "
-                                                   "until other teams write the lock's object", "0.25", 0, 1)),
-      only_on(sim, integer_option("preempt-writes", "targeted: a preempted team waits for 1 to this many tearing writes (at a "
-                                                    "hand-off: writes), drawn; lanes about to write the object go first", "1", 1,
-                                  1u << 20)),
-      only_on(sim, integer_option("preempt-steps", "targeted: the most steps a preempted team sits out", "2000", 1,
-                                  uint64_t(1) << 32)),
       only_on(sim, choice_option("memory-model", "sc: every load sees the newest store; relaxed: what PTX allows "
                                                  "(docs/relaxed-memory.md)", "sc", {"sc", "relaxed"})),
       only_on(sim, real_option("stale-reads", "relaxed memory: the chance that a load that may see an older store does", "0.5", 0, 1)),
@@ -117,6 +135,8 @@ OptionTable run_options() {
       session_option(flag_option("quiet", "no progress line")),
       session_option(flag_option("no-shrink", "report a failure as found, unshrunk")),
   };
+  out.insert(out.end(), rest.begin(), rest.end());
+  return out;
 }
 
 }  // namespace

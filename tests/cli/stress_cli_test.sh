@@ -138,6 +138,15 @@ for c in check convert gen score suite; do
 done
 expect 0 check --help
 grep -q "(default: 60)" "$dir/out" || fail "check --help shows no default timeout"
+# The schedulers and their options, from their own declarations; score under another scheduler says so in each row.
+expect 0 stress --structure slabhash --help
+grep -q -- "--scheduler random|pct|targeted|guided|pos" "$dir/out" && grep -q -- "--pos-variant pos|basic" "$dir/out" ||
+  { cat "$dir/out"; fail "stress --help: the schedulers and their options"; }
+"$w" score --structure slabhash --seeds 1 --no-shrink --scheduler pos > "$dir/score" 2>&1
+grep -q "^| slabhash | --mode map --scheduler targeted (declared targeted, run under pos) | torn_read |" "$dir/score" ||
+  { cat "$dir/score"; fail "score --scheduler pos: the row of a run declared under targeted"; }
+expect 3 score --scheduler fifo
+grep -q "must be one of random, pct, targeted, guided, pos" "$dir/out" || fail "score --scheduler fifo"
 # Without a structure, stress --help shows every structure's own mutants.
 expect 0 stress --help
 grep -q "^  --mutant none|no_zombie_skip" "$dir/out" && grep -q "^  --mutant none|early_root_release" "$dir/out" || { cat "$dir/out"; fail "stress --help: each structure's mutants"; }

@@ -47,13 +47,13 @@ class sim_team {
   template <class W>
   W load(const W* p, core::order o, core::scope s) {
     check_word<W>();
-    sim_->access(gid_, core::access::load, p);
+    sim_->access(gid_, core::access::load, p, o, s);
     return from_bits<W>(sim_->read(gid_, p, sizeof(W), o, s));
   }
   template <class W>
   void store(W* p, W v, core::order o, core::scope s) {
     check_word<W>();
-    sim_->access(gid_, core::access::store, p);
+    sim_->access(gid_, core::access::store, p, o, s);
     sim_->write(gid_, p, sizeof(W), bits_of(v), o, s);
   }
   template <class W>
@@ -81,7 +81,7 @@ class sim_team {
     return rmw(p, o, s, [&](W old) { return v < old ? v : old; });
   }
   void fence(core::order o, core::scope s) {
-    sim_->access(gid_, core::access::fence, nullptr);
+    sim_->access(gid_, core::access::fence, nullptr, o, s);
     sim_->fenced(gid_, o, s);
   }
   // A team-wide load, one word a lane (null: none), coalesced as on the GPU:
@@ -145,7 +145,7 @@ class sim_team {
   template <class W, class F>
   W rmw(W* p, core::order o, core::scope s, F next) {
     check_word<W>();
-    sim_->access(gid_, core::access::rmw, p);
+    sim_->access(gid_, core::access::rmw, p, o, s);
     const W old = *p;
     const W now = next(old);
     if (now != old) sim_->changed_by_rmw(gid_, p, sizeof(W));

@@ -15,7 +15,7 @@
 #include <cstdlib>
 
 #include "models/base/splitmix.hpp"
-#include "structures/core/sim/scheduler.hpp"
+#include "structures/core/sim/schedulers/registry.hpp"
 #include "structures/core/sim/sim_team.hpp"
 
 namespace warpcheck::sim {
@@ -41,20 +41,15 @@ void validate(const SimConfig& c) {
   auto fail = [](const std::string& m) { throw std::invalid_argument("simulator: " + m); };
   if (c.teams == 0 || c.lanes == 0) fail("teams and lanes must be at least 1");
   if (uint64_t(c.teams) * c.lanes > 65536) fail("at most 65,536 lanes in all");
-  if (c.scheduler == SchedulerKind::Pct && (c.pct_depth == 0 || c.pct_steps == 0))
-    fail("PCT needs a depth and a step estimate of at least 1");
   if (c.max_steps == 0 || c.spin_bound == 0) fail("max_steps and spin_bound must be at least 1");
   if (!(c.delay_probability >= 0 && c.delay_probability <= 1)) fail("the delay probability must be in [0, 1]");
   if (c.delay_probability > 0 && c.delay_steps == 0) fail("delays of at least 1 step");
-  if (!(c.preempt_reads >= 0 && c.preempt_reads <= 1) || !(c.preempt_handoffs >= 0 && c.preempt_handoffs <= 1))
-    fail("the preemption chances must be in [0, 1]");
-  if (c.preempt_writes == 0 || c.preempt_steps == 0) fail("preemptions of at least 1 write and 1 step");
-  if (c.scheduler == SchedulerKind::Guided && c.replay.empty() && !c.guide)
-    fail("the guided scheduler needs the recorded history to follow (a guide), or a schedule to replay");
   if (c.stack_bytes < 16384) fail("stacks of at least 16 KiB");
   if (!(c.stale_chance >= 0 && c.stale_chance <= 1)) fail("the stale-read chance must be in [0, 1]");
   if (c.visibility_steps == 0 || c.teams_per_block == 0) fail("visibility steps and teams per block must be at least 1");
   if (c.host_teams > c.teams) fail("more host teams than teams");
+  const SchedulerInfo& s = scheduler_named(c.scheduler.name);
+  if (s.validate) s.validate(c);
 }
 
 namespace {
@@ -125,7 +120,7 @@ std::string_view collective_name(Collective c) {
 
 struct Simulator::Lane {
   uint32_t team = 0, lane = 0;
-  // Gated: at its operation's begin, waiting for the guide's order (guided runs).
+  // Gated: at its operation's begin, held there by the scheduler (guided runs).
   enum class State : uint8_t { Runnable, Blocked, Gated, Done } state = State::Runnable;
   core::access waiting = core::access::load;  // what it does next
   const void* on = nullptr;                   // at which address
@@ -134,13 +129,9 @@ struct Simulator::Lane {
   Collective at = Collective::Sync;           // its collective, when blocked at one
   uint64_t last_load_step = 0;                // when its last load took its value
   bool delayed = false;                       // runnable, but its team sits out a delay
-  // Targeted scheduling only: the object of its next access, and a lock it
-  // released whose releasing write is still to come.
-  uintptr_t object = 0;
-  const void* releasing = nullptr;
-  // Guided runs: at an operation's begin, and the guide's operation it is.
-  bool beginning = false;
-  uint32_t guide_op = Guidance::kNone;
+  core::order order = core::order::relaxed;  // its next access's order and scope
+  core::scope scope = core::scope::gpu;
+  bool beginning = false;  // at an operation's begin (an operation point)
 };
 
 struct Simulator::Group {
@@ -162,8 +153,6 @@ struct Simulator::Engine {
   ctx::fiber main;
   std::unique_ptr<Scheduler> scheduler;
   RunQueue runnable;
-  bool replaying = false;
-  size_t replay_length = 0;
 };
 
 Simulator::Simulator(SimConfig config) : config_(std::move(config)) {
@@ -189,12 +178,10 @@ Simulator::Simulator(SimConfig config) : config_(std::move(config)) {
   team_operation_.resize(config_.teams);
   delayed_until_.resize(config_.teams);
   delay_draws_ = config_.seed * 0x9e3779b97f4a7c15ull + 0xd1b54a32d192ed03ull;
-  preempt_rng_ = Rng(config_.seed * 0xbf58476d1ce4e5b9ull + 0x94d049bb133111ebull);
-  reading_.resize(config_.teams);
-  preempted_.resize(config_.teams);
-  if (config_.scheduler == SchedulerKind::Targeted || config_.scheduler == SchedulerKind::Guided) pending_writers_ = RunQueue(n);
-  operation_points_ = config_.scheduler == SchedulerKind::Guided;
-  if (operation_points_ && config_.replay.empty()) guidance_ = std::make_unique<Guidance>(config_.guide, config_.guide_invocations);
+  const SchedulerInfo& used = scheduler_for(config_);
+  events_ = used.events;
+  operation_points_ = scheduler_named(config_.scheduler.name).events & kOperationEvents;
+  engine_->scheduler = used.make(config_, *this);
   if (config_.memory_model == MemoryModel::relaxed)
     relaxed_ = std::make_unique<RelaxedMemory>(
         RelaxedConfig{config_.teams, config_.teams_per_block, config_.host_teams, config_.seed, config_.stale_chance,
@@ -209,19 +196,24 @@ void Simulator::schedule(uint32_t lane) {
     return;
   }
   engine_->runnable.add(lane);
-  engine_->scheduler->on_runnable(lane);
+  if (hears(kRunnableEvents)) engine_->scheduler->on_runnable(lane);
 }
 
 void Simulator::maybe_delay(uint32_t lane) {
   const uint32_t team = lanes_[lane].team;
-  if (delayed_until_[team] || engine_->replaying) return;
+  if (delayed_until_[team] || !config_.replay.empty()) return;  // a replayed schedule holds its delays
   if (double(detail::splitmix64(delay_draws_ += detail::kGoldenGamma) >> 11) * 0x1.0p-53 >= config_.delay_probability) return;
-  sit_out(team, config_.delay_steps);
+  delay(team, config_.delay_steps);
+}
+
+void Simulator::sit_out(uint32_t team, uint64_t steps) {
+  ++preemptions_;
+  delay(team, steps);
 }
 
 // The team's lanes leave the run queue for `steps` steps (the running one
 // at its next scheduling point); lanes a collective releases meanwhile wait too.
-void Simulator::sit_out(uint32_t team, uint64_t steps) {
+void Simulator::delay(uint32_t team, uint64_t steps) {
   delayed_until_[team] = step_ + steps;
   ++delayed_teams_;
   for (uint32_t g = team * config_.lanes; g < (team + 1) * config_.lanes; ++g)
@@ -239,10 +231,7 @@ void Simulator::wake_delayed(bool earliest_now) {
     if (!delayed_until_[t] || (delayed_until_[t] > step_ && !(earliest_now && t == earliest))) continue;
     delayed_until_[t] = 0;
     --delayed_teams_;
-    if (targeting_ && preempted_[t].object) {
-      preempted_[t] = {};
-      preempted_teams_.erase(std::find(preempted_teams_.begin(), preempted_teams_.end(), t));
-    }
+    if (hears(kAccessEvents)) engine_->scheduler->sit_out_ended(t);
     for (uint32_t g = t * config_.lanes; g < (t + 1) * config_.lanes; ++g)
       if (lanes_[g].delayed) {
         lanes_[g].delayed = false;
@@ -253,7 +242,7 @@ void Simulator::wake_delayed(bool earliest_now) {
 
 void Simulator::unschedule(uint32_t lane) {
   engine_->runnable.remove(lane);
-  engine_->scheduler->on_blocked(lane);
+  if (hears(kRunnableEvents)) engine_->scheduler->on_blocked(lane);
 }
 
 void Simulator::yield_to_scheduler() { engine_->main = std::move(engine_->main).resume(); }
@@ -271,17 +260,15 @@ void Simulator::fault(uint32_t lane, Outcome o, std::string message) {
   throw std::logic_error("simulator: a faulted lane was resumed");
 }
 
-void Simulator::access(uint32_t lane, core::access a, const void* address) {
+void Simulator::access(uint32_t lane, core::access a, const void* address, core::order o, core::scope s) {
   Lane& l = lanes_[lane];
   l.waiting = a;
   l.on = address;
+  l.order = o;
+  l.scope = s;
   if (address != l.spin_on) l.spin_on = nullptr;  // a spin loop's own re-reads keep it spinning
-  if (targeting_) {
-    l.object = address ? object_of(address) : 0;
-    if (a == core::access::load && address) before_load(lane, address);
-  }
+  if (hears(kPointEvents)) engine_->scheduler->next(lane, next(lane));
   yield_to_scheduler();
-  if (targeting_ && (a == core::access::store || a == core::access::rmw)) reading_[l.team].clear();  // a new phase, not one read
   if (a == core::access::load) {
     l.last_load_step = step_;
     if (config_.delay_after_loads && config_.delay_probability > 0) maybe_delay(lane);
@@ -303,7 +290,7 @@ bool Simulator::spin(uint32_t lane, const void* waiting_on, uint64_t iteration) 
   l.on = waiting_on;
   l.spin_on = waiting_on;
   l.spins = iteration;
-  engine_->scheduler->on_spin(lane);
+  if (hears(kPointEvents)) engine_->scheduler->next(lane, next(lane));
   yield_to_scheduler();
   if (iteration > config_.spin_bound) {
     std::ostringstream m;
@@ -320,6 +307,7 @@ uint64_t Simulator::collective(uint32_t lane, Collective op, uint64_t value, uin
   l.on = nullptr;
   l.spin_on = nullptr;
   l.at = op;
+  if (hears(kPointEvents)) engine_->scheduler->next(lane, next(lane));
   yield_to_scheduler();
   Group& g = groups_[l.team];
   const uint32_t size = config_.lanes;
@@ -369,7 +357,7 @@ uint64_t Simulator::collective(uint32_t lane, Collective op, uint64_t value, uin
     }
   }
   g.arrived = 0;
-  if (targeting_) reading_[l.team].clear();  // the team's next loads are a read of their own
+  if (hears(kAccessEvents)) engine_->scheduler->met(l.team);
   const uint32_t base = l.team * size;
   for (uint32_t i = 0; i < size; ++i) {
     Lane& other = lanes_[base + i];
@@ -392,7 +380,7 @@ uint64_t Simulator::coalesced_load(uint32_t lane, const void* address, size_t by
   g.leader[me] = address ? leader : UINT32_MAX;
   collective(lane, Collective::Sync, 0, 0);
   if (address && leader == me) {
-    access(lane, core::access::load, address);
+    access(lane, core::access::load, address, o, s);
     const uint32_t base = lanes_[lane].team * config_.lanes;
     for (uint32_t m = me; m < config_.lanes; ++m) {
       if (g.leader[m] != me) continue;
@@ -436,16 +424,14 @@ uint64_t Simulator::read(uint32_t lane, const void* address, size_t bytes, core:
                      l.released ? " REL" : "", l.serial < l.newest ? " STALE" : "", l.readable);
       else
         std::fprintf(stderr, " untracked\n");
-      if (targeting_)
-        reading_[lanes_[lane].team].loaded(object_of(address), reinterpret_cast<uintptr_t>(address), static_cast<uint32_t>(bytes));
+      accessed(lane, core::access::load, address, bytes, false, o, s);
       return v;
     }
     std::memcpy(&v, address, bytes);
     std::fprintf(stderr, "T %lu t%u l%u LD.%s %s = %016lx\n", (unsigned long)step_, lanes_[lane].team, lanes_[lane].lane,
                  order_name(o), describe(address).c_str(), (unsigned long)v);
   }
-  if (targeting_)
-    reading_[lanes_[lane].team].loaded(object_of(address), reinterpret_cast<uintptr_t>(address), static_cast<uint32_t>(bytes));
+  accessed(lane, core::access::load, address, bytes, false, o, s);
   if (relaxed_) return relaxed_->load(lanes_[lane].team, address, bytes, o, s, step_, lanes_[lane].last_load_step);
   uint64_t word = 0;
   std::memcpy(&word, address, bytes);
@@ -458,7 +444,7 @@ void Simulator::write(uint32_t lane, void* address, size_t bytes, uint64_t value
                  order_name(o), describe(address).c_str(), (unsigned long)value);
   if (relaxed_) relaxed_->store(lanes_[lane].team, address, bytes, value, o, s, step_);
   std::memcpy(address, &value, bytes);
-  if (targeting_) wrote(lane, address, bytes);
+  accessed(lane, core::access::store, address, bytes, true, o, s);
 }
 
 void Simulator::read_modify_write(uint32_t lane, void* address, size_t bytes, uint64_t before, uint64_t after, core::order o,
@@ -467,6 +453,20 @@ void Simulator::read_modify_write(uint32_t lane, void* address, size_t bytes, ui
     std::fprintf(stderr, "T %lu t%u l%u RMW.%s %s %016lx -> %016lx\n", (unsigned long)step_, lanes_[lane].team, lanes_[lane].lane,
                  order_name(o), describe(address).c_str(), (unsigned long)before, (unsigned long)after);
   if (relaxed_) relaxed_->rmw(lanes_[lane].team, address, bytes, before, after, o, s, step_);
+  if (before == after) accessed(lane, core::access::rmw, address, bytes, false, o, s);  // one that changed its word: changed_by_rmw
+}
+
+void Simulator::accessed(uint32_t lane, core::access a, const void* address, size_t bytes, bool changed, core::order o,
+                         core::scope s) {
+  if (!hears(kAccessEvents)) return;
+  Access e;
+  e.kind = a;
+  e.address = address;
+  e.bytes = static_cast<uint32_t>(bytes);
+  e.changed = changed;
+  e.order = o;
+  e.scope = s;
+  engine_->scheduler->accessed(lane, e);
 }
 
 void Simulator::fenced(uint32_t lane, core::order o, core::scope s) {
@@ -476,7 +476,7 @@ void Simulator::fenced(uint32_t lane, core::order o, core::scope s) {
 }
 
 void Simulator::changed_by_rmw(uint32_t lane, const void* address, size_t bytes) {
-  if (targeting_) wrote(lane, address, bytes);
+  accessed(lane, core::access::rmw, address, bytes, true, lanes_[lane].order, lanes_[lane].scope);
   if (auto v = shadow_.check(address, core::access::store)) {
     const std::string m = unit_fault_message(lane, "read-modify-write", address, v->state);
     v->access = core::access::rmw;
@@ -526,20 +526,12 @@ void Simulator::fail(uint32_t lane, const char* what, const void* address) {
 void Simulator::lock_acquired(uint32_t lane, const void* lock) {
   erase_owner(lock);
   lock_owner_.emplace_back(lock, lanes_[lane].team);
-  if (lanes_[lane].releasing == lock) lanes_[lane].releasing = nullptr;  // taken again before its releasing write
+  if (hears(kAccessEvents)) engine_->scheduler->lock_acquired(lane, lock);
 }
 
 void Simulator::lock_released(uint32_t lane, const void* lock) {
   erase_owner(lock);
-  if (!targeting_) return;
-  // Between the release and the next acquire: right after the releasing
-  // write. Structures record a release just before that write (a store) or
-  // just after it (a CAS, the lane's last access).
-  Lane& l = lanes_[lane];
-  if (l.on == lock && (l.waiting == core::access::store || l.waiting == core::access::rmw))
-    maybe_preempt(lane, object_of(lock), Until::writes, config_.preempt_handoffs);
-  else
-    l.releasing = lock;
+  if (hears(kAccessEvents)) engine_->scheduler->lock_released(lane, lock);
 }
 
 void Simulator::erase_owner(const void* lock) {
@@ -547,202 +539,86 @@ void Simulator::erase_owner(const void* lock) {
   if (it != lock_owner_.end()) lock_owner_.erase(it);
 }
 
-// ---- guided runs ----
+// ---- operation points (guided runs) ----
 
 void Simulator::operation_begins(uint32_t lane, const void* log, uint32_t stream, uint32_t slot, uint32_t job, OpKind kind) {
   if (!operation_points_) return;
   Lane& l = lanes_[lane];
   // A point of its own, touching no memory: the lane waits here, before
-  // its invocation stamp, while the guide's order keeps it from beginning.
+  // its invocation stamp, while the scheduler keeps it from beginning.
   l.waiting = core::access::fence;
   l.on = nullptr;
   l.spin_on = nullptr;
-  l.object = 0;
   l.beginning = true;
-  l.guide_op = Guidance::kNone;
-  if (guidance_) {
-    l.guide_op = guidance_->arrive(log, stream, slot, job, kind);
-    if (!guidance_->may_begin(l.guide_op)) {
-      l.state = Lane::State::Gated;
-      unschedule(lane);
-      gated_.push_back(lane);
-    }
+  if (hears(kPointEvents)) engine_->scheduler->next(lane, next(lane));
+  OperationPoint op;
+  op.log = log;
+  op.stream = stream;
+  op.slot = slot;
+  op.job = job;
+  op.kind = kind;
+  if (hears(kOperationEvents) && !engine_->scheduler->may_begin(lane, op)) {
+    l.state = Lane::State::Gated;
+    unschedule(lane);
   }
   yield_to_scheduler();
   l.beginning = false;
-  if (guidance_ && l.guide_op != Guidance::kNone) {
-    // Its invocation stamp is this step: operations invoked after it there may begin now.
-    guidance_->begins(l.guide_op);
-    in_flight_.emplace_back(l.guide_op, l.team);
-    open_gates();
-  }
+  if (hears(kOperationEvents)) engine_->scheduler->began(lane);
 }
 
-void Simulator::operation_ends(uint32_t, const void* log, uint32_t stream, uint32_t slot, ResultKind kind, int64_t result) {
-  if (!guidance_) return;
-  const uint32_t op = guidance_->end(log, stream, slot, kind, result);
-  const auto it = std::find_if(in_flight_.begin(), in_flight_.end(), [&](const auto& f) { return f.first == op; });
-  if (it != in_flight_.end()) in_flight_.erase(it);
-  open_gates();
+void Simulator::operation_ends(uint32_t lane, const void* log, uint32_t stream, uint32_t slot, ResultKind kind, int64_t result) {
+  if (!hears(kOperationEvents)) return;
+  OperationPoint op;
+  op.log = log;
+  op.stream = stream;
+  op.slot = slot;
+  op.result_kind = kind;
+  op.result = result;
+  engine_->scheduler->ended(lane, op);
 }
 
 void Simulator::guide_streams(const void* log, uint32_t base) {
-  if (guidance_) guidance_->stream_base(log, base);
+  if (hears(kOperationEvents)) engine_->scheduler->streams_base(log, base);
 }
 
 void Simulator::guide_recorded(const void* log, uint32_t stream, uint32_t records) {
-  if (guidance_) guidance_->recorded(log, stream, records);
+  if (hears(kOperationEvents)) engine_->scheduler->recorded_before(log, stream, records);
 }
 
-// Gated lanes whose operations may begin now run again, oldest first.
-void Simulator::open_gates() {
-  size_t kept = 0;
-  for (const uint32_t g : gated_) {
-    Lane& l = lanes_[g];
-    if (!guidance_->may_begin(l.guide_op)) {
-      gated_[kept++] = g;
-      continue;
-    }
-    l.state = Lane::State::Runnable;
-    schedule(g);
-  }
-  gated_.resize(kept);
+void Simulator::open_gate(uint32_t lane) {
+  lanes_[lane].state = Lane::State::Runnable;
+  schedule(lane);
 }
 
-// The gate of the operation invoked first in the guide opens (the oldest
-// gate among equals); what it waited for is released.
-void Simulator::force_a_gate() {
-  uint32_t first = gated_.front();
-  for (const uint32_t g : gated_)
-    if (guidance_->op(lanes_[g].guide_op).call < guidance_->op(lanes_[first].guide_op).call) first = g;
-  guidance_->force(lanes_[first].guide_op);
-  open_gates();
+// ---- what the scheduler may ask ----
+
+const RunQueue& Simulator::runnable() const { return engine_->runnable; }
+
+Access Simulator::next(uint32_t lane) const {
+  const Lane& l = lanes_[lane];
+  Access a;
+  a.kind = l.waiting;
+  a.address = l.on;
+  a.order = l.order;
+  a.scope = l.scope;
+  return a;
 }
 
-bool Simulator::inside_overlap(uint32_t team) const {
-  return std::any_of(in_flight_.begin(), in_flight_.end(),
-                     [&](const auto& f) { return f.second == team && guidance_->concurrent_left(f.first); });
-}
+bool Simulator::waiting(uint32_t lane) const { return lanes_[lane].state == Lane::State::Runnable; }
 
-// ---- targeted preemptions ----
+const void* Simulator::spinning_on(uint32_t lane) const { return lanes_[lane].spin_on; }
+
+std::optional<uint32_t> Simulator::lock_owner(const void* lock) const {
+  for (auto& [l, team] : lock_owner_)
+    if (l == lock) return team;
+  return std::nullopt;
+}
 
 uintptr_t Simulator::object_of(const void* address) const {
   // A pool unit of two words or more is what a structure reads as one (a
   // slab, a chunk, a node, a wide pair); elsewhere, the 128-byte line.
   if (shadow_.unit_bytes(address) >= 16) return *shadow_.unit_base(address);
   return reinterpret_cast<uintptr_t>(address) & ~uintptr_t(127);
-}
-
-bool Simulator::draw(double chance) { return double(preempt_rng_.next() >> 11) * 0x1.0p-53 < chance; }
-
-void Simulator::maybe_preempt(uint32_t lane, uintptr_t object, Until until, double chance) {
-  const uint32_t team = lanes_[lane].team;
-  // Once a team waits on writes that have begun (a write to a word its read
-  // took) or on a hand-off, it has the object to itself: the teams reading
-  // it are who may write it next.
-  const bool taken = std::any_of(preempted_teams_.begin(), preempted_teams_.end(),
-                                 [&](uint32_t t) { return preempted_[t].object == object && committed(t); });
-  // Guided: only where the history shows other teams' operations overlapping this one's.
-  if (delayed_until_[team] || taken || (guidance_ && !inside_overlap(team)) || !draw(chance)) return;
-  preempted_[team] = {object, until, false, 1 + preempt_rng_.below(config_.preempt_writes)};
-  preempted_teams_.push_back(team);
-  ++preemptions_;
-  sit_out(team, config_.preempt_steps);
-}
-
-// A lane about to load another word of the object its team's last load
-// read: the team is inside one read of that object.
-void Simulator::before_load(uint32_t lane, const void* address) {
-  const Lane& l = lanes_[lane];
-  const ObjectRead& r = reading_[l.team];
-  if (r.object() == l.object && r.last() != reinterpret_cast<uintptr_t>(address))
-    maybe_preempt(lane, l.object, Until::torn, config_.preempt_reads);
-}
-
-void Simulator::wrote(uint32_t lane, const void* address, size_t bytes) {
-  Lane& l = lanes_[lane];
-  if (!preempted_teams_.empty()) {
-    const uintptr_t object = object_of(address);
-    for (uint32_t t : preempted_teams_) {
-      Preemption& p = preempted_[t];
-      if (p.object != object || t == l.team) continue;
-      bool counts = true;  // Until::writes: every write
-      if (p.until == Until::torn) {
-        // A write to a word the read has yet to take, after an earlier one to
-        // a word it took: the read is torn (once more).
-        const ObjectRead::Overlap o = reading_[t].overlap(reinterpret_cast<uintptr_t>(address), static_cast<uint32_t>(bytes));
-        counts = p.stale && o.unread;
-        p.stale |= o.read;
-      }
-      if (counts && p.writes_left && --p.writes_left == 0) delayed_until_[t] = step_;  // it runs again from the next step
-    }
-  }
-  if (l.releasing == address) {
-    l.releasing = nullptr;
-    maybe_preempt(lane, object_of(address), Until::writes, config_.preempt_handoffs);
-  }
-}
-
-void Simulator::track_pending_write(uint32_t lane) {
-  const Lane& l = lanes_[lane];
-  if (l.state == Lane::State::Runnable && (l.waiting == core::access::store || l.waiting == core::access::rmw))
-    pending_writers_.add(lane);
-  else
-    pending_writers_.remove(lane);
-}
-
-// While a team sits out inside its read of an object, a lane about to write
-// that object runs first: the read is torn by a write, not just by time.
-// A lane spinning on a lock that a team sitting out holds would only spin.
-uint32_t Simulator::conflicting_writer() {
-  if (preempted_teams_.empty() || pending_writers_.empty()) return UINT32_MAX;
-  choices_.clear();
-  for (size_t i = 0; i < pending_writers_.size(); ++i) {
-    const uint32_t w = pending_writers_[i];
-    const Lane& l = lanes_[w];
-    if (!engine_->runnable.contains(w)) continue;
-    const bool awaited = std::any_of(preempted_teams_.begin(), preempted_teams_.end(), [&](uint32_t t) {
-      return preempted_[t].object == l.object;
-    });
-    if (!awaited) continue;
-    if (l.spin_on && std::any_of(lock_owner_.begin(), lock_owner_.end(), [&](auto& e) {
-          return e.first == l.spin_on && preempted_[e.second].object;
-        }))
-      continue;
-    choices_.push_back(w);
-  }
-  return choices_.empty() ? UINT32_MAX : choices_[preempt_rng_.below(uint32_t(choices_.size()))];
-}
-
-// When only spinning lanes have run for a while (picks_a_lane picks for
-// each runnable lane: a lane that is not spinning would have been picked by
-// then, all but surely), they wait on the teams sitting out, or at a guided
-// run's gates, and no write will come: one of those must go on.
-bool Simulator::only_spinners_ran(uint32_t picked, uint64_t picks_a_lane) {
-  if (!lanes_[picked].spin_on) {
-    spinner_picks_ = 0;
-    return false;
-  }
-  if (++spinner_picks_ <= picks_a_lane * engine_->runnable.size()) return false;
-  spinner_picks_ = 0;
-  return true;
-}
-
-bool Simulator::committed(uint32_t team) const {
-  const Preemption& p = preempted_[team];
-  return p.until == Until::writes || p.stale;
-}
-
-// Nothing else can go on: one preempted team runs again. One whose read no
-// write has touched yet first (drawn among them): it may be who writes the
-// object the others wait on; else the one preempted first.
-void Simulator::end_a_preemption() {
-  choices_.clear();
-  for (uint32_t t : preempted_teams_)
-    if (!committed(t)) choices_.push_back(t);
-  const uint32_t team = choices_.empty() ? preempted_teams_.front() : choices_[preempt_rng_.below(uint32_t(choices_.size()))];
-  delayed_until_[team] = step_;
-  wake_delayed(false);
 }
 
 std::string Simulator::team_word() const { return team_word_for(config_.lanes, config_.team_word); }
@@ -821,8 +697,7 @@ void Simulator::describe_blocked(RunReport& r) const {
       } else if (l.state == Lane::State::Blocked) {
         p << " waiting at " << collective_name(l.at);
       } else if (l.state == Lane::State::Gated) {
-        p << " waiting to begin its operation (" << team_name(guidance_->op(l.guide_op).stream) << " job "
-          << guidance_->op(l.guide_op).job << ") in the guide's order";
+        p << " " << engine_->scheduler->gate_of(t * config_.lanes + i);
       } else if (l.beginning) {
         p << " runnable, next: begins an operation";
       } else {
@@ -868,17 +743,6 @@ RunReport Simulator::run(const std::function<void(sim_team&)>& body) {
   Engine& e = *engine_;
   if (!e.fibers.empty()) throw std::logic_error("simulator: one run per Simulator");
   const uint32_t n = config_.teams * config_.lanes;
-  if (!config_.replay.empty()) {
-    Schedule s = decode_schedule(config_.replay);
-    e.replay_length = s.size();
-    e.replaying = true;
-    e.scheduler = make_replay_scheduler(std::move(s));
-  } else if (config_.scheduler == SchedulerKind::Pct) {
-    e.scheduler = make_pct_scheduler(config_.seed, n, config_.lanes, config_.pct_depth, config_.pct_steps);
-  } else {
-    e.scheduler = make_random_scheduler(config_.seed);
-    targeting_ = config_.scheduler == SchedulerKind::Targeted || config_.scheduler == SchedulerKind::Guided;
-  }
   e.fibers.reserve(n);
   for (uint32_t g = 0; g < n; ++g) {
     e.fibers.emplace_back(std::allocator_arg, CachedStack{config_.stack_bytes}, [this, g, &body](ctx::fiber&& sink) {
@@ -910,12 +774,11 @@ RunReport Simulator::run(const std::function<void(sim_team&)>& body) {
     if (delayed_teams_) wake_delayed(false);
     // Nothing else to run: the earliest delay ends now (and the next, when
     // that team's lanes have all ended meanwhile).
-    if (e.runnable.empty() && !preempted_teams_.empty()) end_a_preemption();
+    if (e.runnable.empty() && hears(kAccessEvents)) e.scheduler->end_a_sit_out();  // the scheduler's own first
     while (e.runnable.empty() && delayed_teams_) wake_delayed(true);
     // Nothing else to run in a guided run: the operations its gates wait
     // for will not come (a team gave up, or waits on one at a gate).
-    while (e.runnable.empty() && !gated_.empty()) {
-      force_a_gate();
+    while (e.runnable.empty() && hears(kOperationEvents) && e.scheduler->open_a_gate()) {
       while (e.runnable.empty() && delayed_teams_) wake_delayed(true);
     }
     if (e.runnable.empty()) {
@@ -924,11 +787,10 @@ RunReport Simulator::run(const std::function<void(sim_team&)>& body) {
         stopped_ = true;
         report_.outcome = Outcome::Stuck;
         report_.message = "no lane can run: some lane of a team left or never reached the collective its team waits at";
-      } else if (e.replaying && step_ != e.replay_length) {
+      } else if (std::string why = e.scheduler->at_end(step_); !why.empty()) {
         stopped_ = true;
         report_.outcome = Outcome::ReplayMismatch;
-        report_.message = "the run ended at step " + std::to_string(step_) + " but the schedule has " +
-                          std::to_string(e.replay_length) + " steps";
+        report_.message = std::move(why);
       }
       break;
     }
@@ -938,17 +800,7 @@ RunReport Simulator::run(const std::function<void(sim_team&)>& body) {
       report_.message = "the run reached its step limit of " + std::to_string(config_.max_steps);
       break;
     }
-    uint32_t g = targeting_ ? conflicting_writer() : UINT32_MAX;
-    if (g == UINT32_MAX) g = e.scheduler->pick(e.runnable, step_);
-    // Spinners alone: preempted teams first; gates only when no team sits
-    // out a delay (that ends by itself).
-    const bool sitting_out = targeting_ && !preempted_teams_.empty();
-    const bool at_gates = !gated_.empty() && !delayed_teams_;
-    // A forced gate leaves the guide's order: surer (64 picks a lane) than a preemption's end (8).
-    if (g != UINT32_MAX && (sitting_out || at_gates) && only_spinners_ran(g, sitting_out ? 8 : 64)) {
-      if (sitting_out) end_a_preemption();
-      else force_a_gate();
-    }
+    const uint32_t g = e.scheduler->pick(e.runnable, step_);
     if (g == UINT32_MAX) {
       stopped_ = true;
       report_.outcome = Outcome::ReplayMismatch;
@@ -959,10 +811,10 @@ RunReport Simulator::run(const std::function<void(sim_team&)>& body) {
     ++step_;
     running_ = g;
     e.fibers[g] = std::move(e.fibers[g]).resume();
-    if (targeting_) track_pending_write(g);
+    if (hears(kStepEvents)) e.scheduler->stepped(g);
   }
   report_.steps = step_;
-  if (guidance_) report_.guidance = guidance_->report();
+  e.scheduler->report(report_);
   if (!report_.ok()) describe_blocked(report_);
   e.fibers.clear();  // unwinds the lanes a fault left suspended
   return std::move(report_);

@@ -18,15 +18,16 @@
 #pragma once
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
 #include "structures/core/memory_order.hpp"
 #include "structures/core/sim/guidance.hpp"
-#include "structures/core/sim/object_read.hpp"
 #include "structures/core/sim/relaxed_memory.hpp"
 #include "structures/core/sim/schedule.hpp"
 #include "structures/core/sim/scheduler.hpp"
@@ -34,11 +35,19 @@
 
 namespace warpcheck::sim {
 
-// Targeted: uniform random picks, plus targeted preemptions (see
-// SimConfig::preempt_reads). Guided: the targeted scheduler in the order a
-// recorded history shows (SimConfig::guide, guidance.hpp); its preemptions
-// only inside operations that history shows overlapping another team's.
-enum class SchedulerKind : uint8_t { Random, Pct, Targeted, Guided };
+// The name of a registered scheduler (schedulers/registry.hpp). The
+// engine asks the registry for it and knows none by name; the constants
+// name the built-in ones for harnesses and tests.
+struct SchedulerKind {
+  std::string_view name = "random";
+  static const SchedulerKind Random, Pct, Targeted, Guided, Pos;
+  friend bool operator==(SchedulerKind a, SchedulerKind b) { return a.name == b.name; }
+};
+inline constexpr SchedulerKind SchedulerKind::Random{"random"};
+inline constexpr SchedulerKind SchedulerKind::Pct{"pct"};
+inline constexpr SchedulerKind SchedulerKind::Targeted{"targeted"};
+inline constexpr SchedulerKind SchedulerKind::Guided{"guided"};
+inline constexpr SchedulerKind SchedulerKind::Pos{"pos"};
 enum class MemoryModel : uint8_t { sc, relaxed };
 
 // What a team of `lanes` lanes is called in reports: a one-lane team is a
@@ -65,9 +74,13 @@ struct SimConfig {
   // structure declares; empty: by its lanes.
   std::string team_word;
   uint64_t seed = 1;
+  // The scheduler and its options (SchedulerInfo::options): those below
+  // that tests set directly live in fields of their own (pct_*, preempt_*,
+  // guide*), the others here by name. Only the scheduler reads them.
   SchedulerKind scheduler = SchedulerKind::Random;
-  uint32_t pct_depth = 2;      // d: the bug depth PCT aims at (d-1 change points)
-  uint64_t pct_steps = 10000;  // k: about how many steps a run takes
+  std::map<std::string, std::string> scheduler_options;
+  uint32_t pct_depth = 2;      // pct: d, the bug depth PCT aims at (d-1 change points)
+  uint64_t pct_steps = 10000;  // pct: k, about how many steps a run takes
   std::string replay;          // a printed schedule to follow instead (empty: none)
   uint64_t max_steps = 200'000'000;
   uint64_t spin_bound = 20'000;  // iterations of one spin loop
@@ -86,30 +99,14 @@ struct SimConfig {
   // Delays after a lane's plain load too: the team sits out between its
   // lanes' loads of one slab or chunk, so writers tear the team's read.
   bool delay_after_loads = false;
-  // Targeted preemptions (scheduler Targeted; docs/team-and-memory-layer.md),
-  // aimed where torn reads and lock hand-offs happen instead of spread
-  // over every step as delays are:
-  //  - inside a read: a lane about to load a word of an object (a pool unit
-  //    of 16 bytes or more, else its 128-byte line) whose team's last load,
-  //    with no collective or write of the team since, was another word of
-  //    it: with chance `preempt_reads` the team sits out until other teams'
-  //    writes tear the read (a write to a word it took, then one to a word
-  //    it has yet to take) 1 to `preempt_writes` times (drawn);
-  //  - at a hand-off: right after a team's releasing write of a lock, with
-  //    chance `preempt_handoffs`, until other teams wrote the lock's object
-  //    (its next owner's acquire first) 1 to `preempt_writes` times;
-  // or at most `preempt_steps` steps. Meanwhile lanes about to write that
-  // object run first. Drawn from the seed: runs replay; a replayed schedule
-  // already holds them.
+  // targeted and guided: preemptions inside a read and at lock hand-offs
+  // (schedulers/targeted.cpp).
   double preempt_reads = 0.1;
   double preempt_handoffs = 0.25;
   uint32_t preempt_writes = 1;
   uint64_t preempt_steps = 2000;
-  // Guided: the recorded history (a GPU run's) whose real-time order the
-  // run follows: an operation begins once every operation the history
-  // shows responding before its invocation has responded here. Every
-  // operation's begin is then a scheduling point of its own (a guided
-  // schedule replays under Guided only); replaying needs no guide.
+  // guided: the recorded history (a GPU run's) whose order the run follows
+  // (schedulers/guided.cpp); replaying needs no guide.
   std::shared_ptr<const Guide> guide;
   bool guide_invocations = true;  // the invocations' order too, not only real-time order (guidance.hpp)
   // The memory model (see relaxed_memory.hpp): how often a load that may
@@ -158,7 +155,7 @@ struct RunReport {
 
 class sim_team;
 
-class Simulator {
+class Simulator : private SchedulerHost {
  public:
   explicit Simulator(SimConfig config);
   ~Simulator();
@@ -178,18 +175,19 @@ class Simulator {
   // "warp 3" and "warp 3 lane 7" (32 lanes), "block 1 thread 70" (more),
   // "thread 9" (one lane a team), else "team 2 lane 5".
   std::string team_word() const;
-  std::string team_name(uint32_t team) const;
+  std::string team_name(uint32_t team) const override;
   std::string lane_name(uint32_t lane) const;  // `lane`: the simulator's index of every lane
 
   // ---- called by sim_team, on the lane that runs now ----
-  void access(uint32_t lane, core::access a, const void* address);
+  void access(uint32_t lane, core::access a, const void* address, core::order o = core::order::relaxed,
+              core::scope s = core::scope::gpu);
   uint64_t collective(uint32_t lane, Collective op, uint64_t value, uint32_t src);
   bool spin(uint32_t lane, const void* waiting_on, uint64_t iteration);
   void lock_acquired(uint32_t lane, const void* lock);
   void lock_released(uint32_t lane, const void* lock);
   // A structure's own check failed (bucket full, bad input): stops the run.
   [[noreturn]] void fail(uint32_t lane, const char* what, const void* address);
-  uint64_t step() const { return step_; }
+  uint64_t step() const override { return step_; }
 
   // A team's load of one word a lane, as the GPU coalesces it: the lanes
   // whose words share a 128-byte segment load at one step (atomically),
@@ -210,7 +208,7 @@ class Simulator {
   void fenced(uint32_t lane, core::order o, core::scope s);
   // Relaxed mode: loads that returned an older value than the newest.
   uint64_t stale_loads() const { return relaxed_ ? relaxed_->stale_loads() : 0; }
-  // Targeted preemptions made so far (SimConfig::preempt_reads).
+  // The sit-outs the scheduler made so far (the targeted one's preemptions).
   uint64_t preemptions() const { return preemptions_; }
   // The step at which this lane's last load took its value.
   uint64_t last_load_step(uint32_t lane) const;
@@ -225,15 +223,16 @@ class Simulator {
   // What a team is doing, for reports ("find(5)").
   void note_operation(uint32_t lane, std::string what);
 
-  // The recorder's operations (history_log::begin_at and end), for guided
-  // runs: under SchedulerKind::Guided an operation's begin is a scheduling
-  // point, where it waits until the guide's order lets it begin; its end
-  // moves that order on. Nothing otherwise.
+  // The recorder's operations (history_log::begin_at and end): under a
+  // scheduler that declares operation events (guided) an operation's begin
+  // is a scheduling point, where the scheduler may hold it at a gate
+  // (until the guide's order lets it begin). Nothing otherwise.
   void operation_begins(uint32_t lane, const void* log, uint32_t stream, uint32_t slot, uint32_t job, OpKind kind);
   void operation_ends(uint32_t lane, const void* log, uint32_t stream, uint32_t slot, ResultKind kind, int64_t result);
-  // For harnesses, before run(): a second recording whose streams follow
-  // the first's in the guide (Guidance::stream_base), and the records a
-  // stream of a log already held (a prefill run before): done.
+  // For harnesses, before run(), passed to the scheduler (guided): a second
+  // recording whose streams follow the first's in the guide
+  // (Guidance::stream_base), and the records a stream of a log already
+  // held (a prefill run before): done.
   void guide_streams(const void* log, uint32_t base);
   void guide_recorded(const void* log, uint32_t stream, uint32_t records);
 
@@ -245,25 +244,26 @@ class Simulator {
   void schedule(uint32_t lane);    // runnable again
   void unschedule(uint32_t lane);  // blocked or done
   void maybe_delay(uint32_t lane);  // after a write or a load's segment (SimConfig::delay_probability)
-  void sit_out(uint32_t team, uint64_t steps);
+  void delay(uint32_t team, uint64_t steps);  // the team sits out (a delay, or the scheduler's sit_out)
   void wake_delayed(bool earliest_now);
   void erase_owner(const void* lock);
-  // Targeted preemptions (SimConfig::preempt_reads).
-  enum class Until : uint8_t { torn, writes };  // what a preemption waits for
-  uintptr_t object_of(const void* address) const;
-  bool draw(double chance);
-  void maybe_preempt(uint32_t lane, uintptr_t object, Until until, double chance);
-  void before_load(uint32_t lane, const void* address);          // inside a read?
-  void wrote(uint32_t lane, const void* address, size_t bytes);  // a store or a changing read-modify-write
-  void track_pending_write(uint32_t lane);                        // after the lane ran
-  uint32_t conflicting_writer();                                  // a lane to run first, or UINT32_MAX
-  bool committed(uint32_t team) const;                            // its preemption keeps its object to itself
-  void end_a_preemption();
-  bool only_spinners_ran(uint32_t picked, uint64_t picks_a_lane);  // spinning lanes alone picked for a while
-  // Guided runs.
-  void open_gates();
-  void force_a_gate();
-  bool inside_overlap(uint32_t team) const;  // the team's operation overlaps another team's in the guide
+  bool hears(uint32_t events) const { return (events_ & events) != 0; }
+  void accessed(uint32_t lane, core::access a, const void* address, size_t bytes, bool changed, core::order o, core::scope s);
+  // ---- SchedulerHost ----
+  uint32_t teams() const override { return config_.teams; }
+  uint32_t lanes_per_team() const override { return config_.lanes; }
+  const RunQueue& runnable() const override;
+  Access next(uint32_t lane) const override;
+  bool waiting(uint32_t lane) const override;
+  const void* spinning_on(uint32_t lane) const override;
+  std::optional<uint32_t> lock_owner(const void* lock) const override;
+  uintptr_t object_of(const void* address) const override;
+  bool sits_out(uint32_t team) const override { return delayed_until_[team] != 0; }
+  bool any_sits_out() const override { return delayed_teams_ != 0; }
+  void sit_out(uint32_t team, uint64_t steps) override;
+  void end_sit_out(uint32_t team) override { delayed_until_[team] = step_; }
+  void wake_due() override { wake_delayed(false); }
+  void open_gate(uint32_t lane) override;
   [[noreturn]] void fault(uint32_t lane, Outcome o, std::string message);
   void describe_blocked(RunReport& r) const;
   std::string unit_fault_message(uint32_t lane, std::string_view access, const void* address, core::unit_state state) const;
@@ -290,29 +290,13 @@ class Simulator {
   uint32_t delayed_teams_ = 0;
   uint64_t delay_draws_;                               // the delays' own random stream
 
-  // Targeted preemptions: on only when the scheduler is Targeted and not replaying.
-  struct Preemption {
-    uintptr_t object = 0;  // the team sits out until other teams write this (0: not preempted)
-    Until until = Until::torn;
-    bool stale = false;        // a word its read took has been written since
-    uint32_t writes_left = 0;  // tearing writes (Until::torn) or writes to wait for
-  };
-  bool targeting_ = false;
-  std::vector<Preemption> preempted_;          // per team
-  std::vector<uint32_t> preempted_teams_;      // those sitting out, oldest first
-  std::vector<ObjectRead> reading_;            // per team: its current read
-  RunQueue pending_writers_{0};                // lanes whose next access is a write
-  std::vector<uint32_t> choices_;              // scratch for the draws among lanes or teams
-  Rng preempt_rng_{0};                         // their own random stream
-  uint64_t spinner_picks_ = 0;                 // consecutive picks of spinning lanes
-  uint64_t preemptions_ = 0;
+  uint64_t preemptions_ = 0;  // sit-outs the scheduler made
 
-  // Guided runs: begins are scheduling points (also when replaying); the
-  // guidance itself only when not replaying.
+  // The scheduler (Engine::scheduler) hears only the events it declares;
+  // an operation's begin is a point when the configured scheduler
+  // declares operation events (also when its schedule is replayed).
+  uint32_t events_ = 0;
   bool operation_points_ = false;
-  std::unique_ptr<Guidance> guidance_;
-  std::vector<uint32_t> gated_;                           // lanes waiting at their operation's gate, oldest first
-  std::vector<std::pair<uint32_t, uint32_t>> in_flight_;  // (guide operation, team) begun or gated here, not ended
 };
 
 }  // namespace warpcheck::sim

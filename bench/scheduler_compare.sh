@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# Issue 31: the schedulers side by side on the whole mutation table. Runs
+# `warpcheck score --seeds N --no-shrink` once as declared and once under
+# each scheduler given (--scheduler S replaces every run's own), one after
+# another, and joins the rows: for each mutant and run, the first seed
+# that catches it (seeds start at 1) and how many of the N seeds do, then
+# the totals (mutants caught, median seeds to the first catch).
+# Usage: bench/scheduler_compare.sh WARPCHECK SEEDS OUTDIR [SCHEDULER...]
+# (default schedulers: random pct targeted pos). OUTDIR keeps each score's
+# own table (OUTDIR/S.md) and the joined one (OUTDIR/compare.md).
+set -u
+wc=$1
+seeds=$2
+out=$3
+shift 3
+schedulers=("$@")
+[ ${#schedulers[@]} -gt 0 ] || schedulers=(random pct targeted pos)
+mkdir -p "$out"
+columns=(declared "${schedulers[@]}")
+for s in "${columns[@]}"; do
+  start=$(date +%s)
+  if [ "$s" = declared ]; then
+    nice "$wc" score --seeds "$seeds" --no-shrink > "$out/$s.md" 2>&1
+  else
+    nice "$wc" score --seeds "$seeds" --no-shrink --scheduler "$s" > "$out/$s.md" 2>&1
+  fi
+  echo "$s: $(( $(date +%s) - start )) s" >> "$out/times.txt"
+done
+files=()
+for s in "${columns[@]}"; do files+=("$out/$s.md"); done
+# Rows "| structure | run | mutant | expected | first caught by | caught / seeds | first seed | ...": the
+# run without the "(declared ..., run under ...)" note is the key.
+awk -F' \\| ' -v cols="${columns[*]}" '
+  BEGIN { n = split(cols, name, " ") }
+  FNR == 1 { file++ }
+  /^\| [a-z]/ && $5 !~ /^awaits/ && $1 != "| structure" {
+    run = $2; sub(/ \(declared [a-z]+, run under [a-z]+\)$/, "", run)
+    key = substr($1, 3) " | " $3 " | " run
+    if (!(key in seen)) { seen[key] = 1; order[++rows] = key }
+    split($6, c, " / ")
+    first[key, file] = $7; caught[key, file] = c[1]
+  }
+  END {
+    printf "| structure | mutant | run |"
+    for (i = 1; i <= n; i++) printf " %s: first seed, caught |", name[i]
+    printf "\n|---|---|---|"
+    for (i = 1; i <= n; i++) printf "---|"
+    printf "\n"
+    for (r = 1; r <= rows; r++) {
+      k = order[r]; printf "| %s |", k
+      for (i = 1; i <= n; i++) {
+        f = first[k, i]; printf " %s, %s |", (f == "" ? "?" : f), (caught[k, i] == "" ? "?" : caught[k, i])
+        if (f != "-" && f != "") { hits[i]++; firsts[i, hits[i]] = f }
+      }
+      printf "\n"
+    }
+    printf "| **total** | %d mutant runs | |", rows
+    for (i = 1; i <= n; i++) {
+      m = hits[i]
+      for (a = 1; a <= m; a++) for (b = a + 1; b <= m; b++) if (firsts[i, b] + 0 < firsts[i, a] + 0) { t = firsts[i, a]; firsts[i, a] = firsts[i, b]; firsts[i, b] = t }
+      med = m == 0 ? "-" : (m % 2 ? firsts[i, (m + 1) / 2] : (firsts[i, m / 2] + firsts[i, m / 2 + 1]) / 2)
+      printf " %d caught, median first %s |", m, med
+    }
+    printf "\n"
+  }' "${files[@]}" > "$out/compare.md"
