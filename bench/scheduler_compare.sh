@@ -6,8 +6,9 @@
 # that catches it (seeds start at 1) and how many of the N seeds do, then
 # the totals (mutants caught, median seeds to the first catch).
 # Usage: bench/scheduler_compare.sh WARPCHECK SEEDS OUTDIR [SCHEDULER...]
-# (default schedulers: random pct targeted pos). OUTDIR keeps each score's
-# own table (OUTDIR/S.md) and the joined one (OUTDIR/compare.md).
+# (default schedulers: random pct targeted pos; one with options of its own
+# is one argument, 'pos --pos-unit lane'). OUTDIR keeps each score's own
+# table (OUTDIR/S.md, spaces as _) and the joined one (OUTDIR/compare.md).
 set -u
 wc=$1
 seeds=$2
@@ -22,19 +23,24 @@ for s in "${columns[@]}"; do
   if [ "$s" = declared ]; then
     nice "$wc" score --seeds "$seeds" --no-shrink > "$out/$s.md" 2>&1
   else
-    nice "$wc" score --seeds "$seeds" --no-shrink --scheduler "$s" > "$out/$s.md" 2>&1
+    nice "$wc" score --seeds "$seeds" --no-shrink --scheduler "$s" > "$out/${s// /_}.md" 2>&1
   fi
   echo "$s: $(( $(date +%s) - start )) s" >> "$out/times.txt"
 done
 files=()
-for s in "${columns[@]}"; do files+=("$out/$s.md"); done
+for s in "${columns[@]}"; do files+=("$out/${s// /_}.md"); done
 # Rows "| structure | run | mutant | expected | first caught by | caught / seeds | first seed | ...": the
 # run without the "(declared ..., run under ...)" note is the key.
-awk -F' \\| ' -v cols="${columns[*]}" '
-  BEGIN { n = split(cols, name, " ") }
+names=$(printf '%s;' "${columns[@]}")
+awk -F' \\| ' -v cols="${names%;}" '
+  BEGIN { n = split(cols, name, ";") }
   FNR == 1 { file++ }
   /^\| [a-z]/ && $5 !~ /^awaits/ && $1 != "| structure" {
-    run = $2; sub(/ \(declared [a-z]+, run under [a-z]+\)$/, "", run)
+    run = $2; sub(/ \(declared [a-z]+, run under [^)]+\)$/, "", run)
+    if (match(run, /--fixes [^ ]+/)) {  # a long list of fixes, counted
+      k = split(substr(run, RSTART + 8, RLENGTH - 8), parts, ",")
+      run = substr(run, 1, RSTART - 1) "--fixes (" k ")" substr(run, RSTART + RLENGTH)
+    }
     key = substr($1, 3) " | " $3 " | " run
     if (!(key in seen)) { seen[key] = 1; order[++rows] = key }
     split($6, c, " / ")

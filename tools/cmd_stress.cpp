@@ -114,8 +114,8 @@ const CommandSpec& score_command() {
       {{"structure", "S", "one structure (" + registry().names() + ")", "every structure"},
        {"backend", "sim|gpu", "where the runs go", "sim"},
        {"seeds", "N", "each run's seeds", "each mutant's declared seeds"},
-       {"scheduler", "S", "the simulator's scheduler in every run instead of the one it declares (a comparison; a row whose "
-                          "run declares another says so)", "each run's declared one"},
+       {"scheduler", "S", "the simulator's scheduler in every run instead of the one it declares, with options of its own "
+                          "if any ('pos --pos-unit lane'); a row whose run declares another says so", "each run's declared one"},
        {"no-shrink", "", "report each catch as found, unshrunk", ""}}};
   return spec;
 }
@@ -156,14 +156,16 @@ int run_score(int argc, char** argv) {
   if (args.value("seeds")) o.seeds = args.integer("seeds", 200, 1, uint64_t(1) << 32);
   o.shrink = !args.flag("no-shrink");
   if (auto s = args.value("scheduler")) {
+    // "pos --pos-unit lane": the name, then options of its own.
+    const std::string name = s->substr(0, s->find(' '));
     std::string known;
     bool found = false;
     for (const sim::SchedulerInfo* each : sim::schedulers())
       if (each->chosen_by_name) {
         known += (known.empty() ? "" : ", ") + std::string(each->name);
-        found |= each->name == *s;
+        found |= each->name == name;
       }
-    if (!found) throw UsageError("--scheduler must be one of " + known + ", got '" + *s + "'");
+    if (!found) throw UsageError("--scheduler must be one of " + known + ", got '" + name + "'");
     o.scheduler = *s;
   }
   const int off = print_mutation_score(reg, only, o, std::cout);

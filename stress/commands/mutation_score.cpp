@@ -91,7 +91,7 @@ MutantScore score_mutant(const Structure& s, const MutantSpec& m, size_t run, co
   if (!so.scheduler.empty() && so.backend == Backend::Sim) {
     // A later --scheduler replaces the run's own; the row says which that was.
     const std::string declared = request_from_flags(s, so.backend, flags).options.text("scheduler");
-    if (declared != so.scheduler) score.declared_scheduler = declared;
+    if (declared != so.scheduler.substr(0, so.scheduler.find(' '))) score.declared_scheduler = declared;
     flags += " --scheduler " + so.scheduler;
   }
   const ConfiguredRun configured(s, so.backend, flags + " --mutant " + m.name);

@@ -51,7 +51,8 @@ struct ScoreOptions {
   bool first_only = false;        // stop each run at its first failure (tests)
   bool shrink = true;             // simulator failures only
   // The simulator's scheduler in every run instead of the one its flags
-  // name (a comparison of schedulers); empty: the declared one.
+  // name, perhaps with options of its own ("pos --pos-unit lane"): a
+  // comparison of schedulers; empty: the declared one.
   std::string scheduler;
 };
 

@@ -1,6 +1,6 @@
 // What a team has read of one shared object (a slab, a chunk, a node, a
 // 128-byte line) in its current read: the words its lanes loaded since its
-// last collective or write. The targeted scheduler (SimConfig::preempt_reads)
+// last collective or write. The targeted scheduler (schedulers/targeted.cpp)
 // preempts a team inside such a read and resumes it once the read is torn:
 // another team wrote a word the read has already taken and then (or in the
 // same write) a word it has yet to take, so the read will hold an old value

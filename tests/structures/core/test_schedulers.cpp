@@ -3,6 +3,7 @@
 // fair to lock holders while others spin.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <set>
 #include <string>
 
@@ -30,8 +31,9 @@ TEST(SchedulerRegistry, EachDeclaresItselfOnceWithItsOptions) {
     EXPECT_NE(s->make, nullptr) << s->name;
     for (const SchedulerOption& o : s->options) {
       EXPECT_FALSE(o.help.empty()) << o.name;
-      if (o.type == SchedulerOption::Type::choice && !o.default_value.empty())
+      if (o.type == SchedulerOption::Type::choice && !o.default_value.empty()) {
         EXPECT_NE(std::find(o.choices.begin(), o.choices.end(), o.default_value), o.choices.end()) << o.name;
+      }
     }
   }
   for (const char* name : {"random", "pct", "targeted", "guided", "pos", "replay"}) EXPECT_TRUE(names.count(name)) << name;
@@ -41,6 +43,9 @@ TEST(SchedulerRegistry, EachDeclaresItselfOnceWithItsOptions) {
   EXPECT_THROW(Simulator{c}, std::invalid_argument);
   c = shape(1, 1, 1);
   c.scheduler_options["pos-variant"] = "sometimes";
+  EXPECT_THROW(Simulator{c}, std::invalid_argument);
+  c = shape(1, 1, 1);
+  c.scheduler_options["pos-unit"] = "warp";
   EXPECT_THROW(Simulator{c}, std::invalid_argument);
 }
 
@@ -69,6 +74,7 @@ TEST(SchedulerPos, SameSeedSameScheduleAndAPrintedScheduleReplays) {
     for (uint64_t seed = 1; seed <= 10; ++seed) {
       SimConfig c = shape(3, 4, seed);
       c.scheduler_options["pos-variant"] = variant;
+      c.scheduler_options["pos-unit"] = seed % 2 ? "team" : "lane";
       Racy a(12), b(12), replayed(12);
       const RunReport ra = run_racy(c, a), rb = run_racy(c, b);
       ASSERT_TRUE(ra.ok() && rb.ok()) << ra.message << rb.message;
@@ -92,6 +98,7 @@ TEST(SchedulerPos, FindsLostUpdates) {
     lost += r.counter < 16;
   }
   EXPECT_GT(lost, 10) << "POS lost an update in " << lost << " of 50 runs";
+  RecordProperty("lost_of_50", lost);
 }
 
 // The depth-two bug of SimPct (test_simulator.cpp): B's 20 loads all
@@ -117,25 +124,31 @@ bool depth_two_bug(const SimConfig& c) {
 }
 
 TEST(SchedulerPos, BasicPosFindsTheDepthTwoBugThatRandomMisses) {
-  int basic = 0, random = 0;
+  int basic = 0, pos = 0, random = 0;
   for (uint64_t seed = 1; seed <= 600; ++seed) {
     SimConfig c = shape(2, 1, seed);
+    pos += depth_two_bug(c);
     c.scheduler_options["pos-variant"] = "basic";
     basic += depth_two_bug(c);
     random += depth_two_bug(shape(2, 1, seed, SchedulerKind::Random));
   }
   EXPECT_GE(basic, 8) << "BasicPOS: " << basic << " of 600";
   EXPECT_LT(random, 2);
+  RecordProperty("basic_pos", basic);
+  RecordProperty("pos", pos);
+  RecordProperty("random", random);
 }
 
-// Teams take a spin lock in turn. A spinner keeps a fresh priority only for
-// its re-read; at each spin it drops below everyone, so the holder goes on:
+// Teams take a spin lock in turn (lane 0 of each; the other lane waits at
+// the team's sync). A spinner's team keeps a fresh priority only for its
+// re-read; at each spin it drops below everyone, so the holder goes on:
 // every run completes, far inside the spin bound.
 TEST(SchedulerPos, SpinnersDoNotStarveTheLockHolder) {
   for (const char* variant : {"pos", "basic"})
     for (uint64_t seed = 1; seed <= 30; ++seed) {
       SimConfig c = shape(4, 2, seed);
       c.scheduler_options["pos-variant"] = variant;
+      c.scheduler_options["pos-unit"] = seed % 2 ? "team" : "lane";
       c.spin_bound = 2000;
       c.max_steps = 200000;
       uint32_t lock = 0, counter = 0;

@@ -36,6 +36,7 @@ class LaneHeap {
     down(up(i));
   }
   bool contains(uint32_t lane) const { return at_[lane] != kAbsent; }
+  bool empty() const { return heap_.empty(); }
   uint32_t top() const { return heap_.front(); }
 
  private:

@@ -9,14 +9,20 @@
 // order of two racing events is a fresh coin each time they race, so the
 // partial orders come out closer to uniform. --pos-variant basic leaves the
 // reassignment out (BasicPOS: a new event's priority only).
-// Priorities are per lane, not per team as PCT's: POS has no change points
-// to count, and each lane of a warp has a pending access of its own; a
-// collective blocks the lanes that reached it until their team meets.
-// A lane about to spin drops below every priority (as under PCT), so a
-// spinner cannot starve the lock holder it waits for; its next access, the
-// re-read, draws a fresh one.
+// Priorities belong to teams, as PCT's do (a warp's lanes advance together,
+// meeting at every collective): a team's pending events are its lanes'
+// next accesses, the team draws a fresh priority whenever one of its lanes
+// reaches a new one, a race redraws the other teams pending on the object,
+// and inside a team its lanes run in a fixed random order. --pos-unit lane
+// gives each lane a priority of its own (POS over lanes).
+// A lane about to spin drops its team below every priority (as under PCT),
+// so a spinner cannot starve the lock holder it waits for; its next access,
+// the re-read, draws a fresh one.
 #include <memory>
+#include <stdexcept>
+#include <string>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "structures/core/sim/schedulers/lane_heap.hpp"
@@ -29,37 +35,67 @@ extern const SchedulerInfo kPosScheduler;
 
 namespace {
 
+// Who holds a priority: a team (--pos-unit team: its lanes run in a fixed
+// random order inside it, as under PCT) or each lane on its own.
 class PosScheduler final : public Scheduler {
  public:
-  PosScheduler(uint64_t seed, SchedulerHost& host, bool reassign)
-      : host_(host), rng_(seed), reassign_(reassign), heap_(host.teams() * host.lanes_per_team()),
-        event_(host.teams() * host.lanes_per_team()) {
-    for (uint32_t l = 0; l < event_.size(); ++l) heap_.set(l, fresh());
+  PosScheduler(uint64_t seed, SchedulerHost& host, bool reassign, bool per_team)
+      : host_(host), rng_(seed), reassign_(reassign), per_group_(per_team ? host.lanes_per_team() : 1),
+        groups_(host.teams() * host.lanes_per_team() / per_group_), event_(host.teams() * host.lanes_per_team()),
+        slot_(event_.size()), drawn_at_(host.teams() * host.lanes_per_team() / per_group_, UINT64_MAX) {
+    const uint32_t count = static_cast<uint32_t>(event_.size() / per_group_);
+    members_.reserve(count);
+    for (uint32_t g = 0; g < count; ++g) {
+      members_.emplace_back(per_group_);
+      // A fixed random order of the group's lanes (highest rank first).
+      std::vector<uint32_t> rank(per_group_);
+      for (uint32_t i = 0; i < per_group_; ++i) rank[i] = i;
+      for (uint32_t i = per_group_; i > 1; --i) std::swap(rank[i - 1], rank[rng_.below(i)]);
+      for (uint32_t i = 0; i < per_group_; ++i) members_[g].set(i, rank[i]);
+      groups_.set(g, fresh());
+    }
   }
 
   uint32_t pick(const RunQueue&, uint64_t) override {
-    ran_ = heap_.top();
+    const uint32_t g = groups_.top();
+    ran_ = g * per_group_ + members_[g].top();
     ran_event_ = event_[ran_];
     return ran_;
   }
-  void on_runnable(uint32_t lane) override { heap_.push(lane); }
-  void on_blocked(uint32_t lane) override { heap_.remove(lane); }
+  void on_runnable(uint32_t lane) override {
+    const uint32_t g = lane / per_group_;
+    members_[g].push(lane % per_group_);
+    groups_.push(g);
+  }
+  void on_blocked(uint32_t lane) override {
+    const uint32_t g = lane / per_group_;
+    members_[g].remove(lane % per_group_);
+    if (members_[g].empty()) groups_.remove(g);
+  }
 
+  // A new pending event of the lane's group: a fresh priority, or, about
+  // to spin, below everyone.
   void next(uint32_t lane, const Access& a) override {
     unindex(lane);
     const bool located = a.address && (a.kind == core::access::load || a.writes());
     event_[lane] = {located ? host_.object_of(a.address) : 0, a.writes()};
     if (located) index(lane);
-    heap_.set(lane, a.kind == core::access::spin ? --lowest_ : fresh());
+    groups_.set(lane / per_group_, a.kind == core::access::spin ? --lowest_ : fresh());
   }
 
-  // The event picked has run: the pending events racing with it draw afresh.
+  // The event picked has run: the other groups' pending events racing
+  // with it draw afresh (once a step each).
   void stepped(uint32_t lane) override {
     if (!reassign_ || !ran_event_.object || lane != ran_) return;
     const auto it = at_.find(ran_event_.object);
     if (it == at_.end()) return;
-    for (const uint32_t other : it->second)
-      if (other != lane && (ran_event_.writes || event_[other].writes)) heap_.set(other, fresh());
+    const uint64_t step = host_.step();
+    for (const uint32_t other : it->second) {
+      const uint32_t g = other / per_group_;
+      if (g == lane / per_group_ || !(ran_event_.writes || event_[other].writes) || drawn_at_[g] == step) continue;
+      drawn_at_[g] = step;
+      groups_.set(g, fresh());
+    }
   }
 
  private:
@@ -88,9 +124,12 @@ class PosScheduler final : public Scheduler {
   SchedulerHost& host_;
   Rng rng_;
   bool reassign_;
-  LaneHeap heap_;
-  std::vector<Event> event_;  // per lane: its pending event
-  std::vector<uint32_t> slot_ = std::vector<uint32_t>(event_.size());  // its place in at_[object]
+  uint32_t per_group_;
+  LaneHeap groups_;                // groups with a runnable lane, by priority
+  std::vector<LaneHeap> members_;  // per group: its runnable lanes (group-local numbers), by rank
+  std::vector<Event> event_;       // per lane: its pending event
+  std::vector<uint32_t> slot_;     // per lane: its place in at_[object]
+  std::vector<uint64_t> drawn_at_;  // per group: the step of its last redraw for a race
   std::unordered_map<uintptr_t, std::vector<uint32_t>> at_;  // object -> lanes whose pending event touches it
   uint32_t ran_ = UINT32_MAX;
   Event ran_event_;
@@ -105,14 +144,19 @@ extern const SchedulerInfo kPosScheduler{
     "that ran draw new ones",
     {{"pos-variant",
       "pos: the events racing with the one that ran draw new priorities (POS); basic: only new events draw (BasicPOS)",
-      SchedulerOption::Type::choice, "pos", 0, 0, {"pos", "basic"}}},
+      SchedulerOption::Type::choice, "pos", 0, 0, {"pos", "basic"}},
+     {"pos-unit",
+      "who holds a POS priority: team (a team's lanes share it and run in a fixed random order, as under PCT) or lane",
+      SchedulerOption::Type::choice, "team", 0, 0, {"team", "lane"}}},
     kRunnableEvents | kPointEvents | kStepEvents,
     [](const SimConfig& c, SchedulerHost& h) -> std::unique_ptr<Scheduler> {
-      return std::make_unique<PosScheduler>(c.seed, h, option_text(c, kPosScheduler, "pos-variant") != "basic");
+      return std::make_unique<PosScheduler>(c.seed, h, option_text(c, kPosScheduler, "pos-variant") != "basic",
+                                            option_text(c, kPosScheduler, "pos-unit") != "lane");
     },
     [](const SimConfig& c) {
-      const std::string v = option_text(c, kPosScheduler, "pos-variant");
+      const std::string v = option_text(c, kPosScheduler, "pos-variant"), u = option_text(c, kPosScheduler, "pos-unit");
       if (v != "pos" && v != "basic") throw std::invalid_argument("simulator: --pos-variant must be pos or basic, got '" + v + "'");
+      if (u != "team" && u != "lane") throw std::invalid_argument("simulator: --pos-unit must be team or lane, got '" + u + "'");
     }};
 
 }  // namespace warpcheck::sim
