@@ -551,12 +551,7 @@ void Simulator::operation_begins(uint32_t lane, const void* log, uint32_t stream
   l.spin_on = nullptr;
   l.beginning = true;
   if (hears(kPointEvents)) engine_->scheduler->next(lane, next(lane));
-  OperationPoint op;
-  op.log = log;
-  op.stream = stream;
-  op.slot = slot;
-  op.job = job;
-  op.kind = kind;
+  const OperationPoint op{.log = log, .stream = stream, .slot = slot, .job = job, .kind = kind};
   if (hears(kOperationEvents) && !engine_->scheduler->may_begin(lane, op)) {
     l.state = Lane::State::Gated;
     unschedule(lane);
@@ -568,12 +563,7 @@ void Simulator::operation_begins(uint32_t lane, const void* log, uint32_t stream
 
 void Simulator::operation_ends(uint32_t lane, const void* log, uint32_t stream, uint32_t slot, ResultKind kind, int64_t result) {
   if (!hears(kOperationEvents)) return;
-  OperationPoint op;
-  op.log = log;
-  op.stream = stream;
-  op.slot = slot;
-  op.result_kind = kind;
-  op.result = result;
+  const OperationPoint op{.log = log, .stream = stream, .slot = slot, .result_kind = kind, .result = result};
   engine_->scheduler->ended(lane, op);
 }
 

@@ -9,6 +9,7 @@
 
 #include "structures/core/sim/schedulers/registry.hpp"
 #include "structures/core/sim/sim_team.hpp"
+#include "support/depth_two_bug.hpp"
 #include "structures/core/spin.hpp"
 
 namespace warpcheck::sim {
@@ -108,21 +109,6 @@ TEST(SchedulerPos, FindsLostUpdates) {
 // POS redraws that store's priority at each racing load: a coin flip a
 // load, as random (the paper's point is that it samples the orders of
 // racing events uniformly, not that it favours this one).
-bool depth_two_bug(const SimConfig& c) {
-  uint32_t flag = 0, seen_set = 0;
-  Simulator sim(c);
-  const RunReport r = sim.run([&](sim_team& t) {
-    if (t.team_id() == 0) {
-      t.store(&flag, 1u, core::order::relaxed, core::scope::gpu);
-      t.store(&flag, 0u, core::order::relaxed, core::scope::gpu);
-    } else {
-      for (int i = 0; i < 20; ++i) seen_set += t.load(&flag, core::order::relaxed, core::scope::gpu);
-    }
-  });
-  EXPECT_TRUE(r.ok());
-  return seen_set == 20;
-}
-
 TEST(SchedulerPos, BasicPosFindsTheDepthTwoBugThatRandomMisses) {
   int basic = 0, pos = 0, random = 0;
   for (uint64_t seed = 1; seed <= 600; ++seed) {

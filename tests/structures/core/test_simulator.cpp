@@ -9,6 +9,7 @@
 
 #include "structures/core/sim/scheduler.hpp"
 #include "structures/core/sim/sim_team.hpp"
+#include "support/depth_two_bug.hpp"
 #include "structures/core/spin.hpp"
 
 namespace warpcheck::sim {
@@ -179,22 +180,6 @@ TEST(SimReplay, MalformedScheduleStringsAreClearErrors) {
 // stores. Uniform random scheduling needs B to win about 20 coin flips in a
 // row; PCT needs A to start above B and one change point right after A's
 // first store: probability 1/(n k) for n = 2 lanes, k steps.
-bool depth_two_bug(SimConfig c) {
-  uint32_t flag = 0;
-  uint32_t seen_set = 0;
-  Simulator sim(c);
-  const RunReport r = sim.run([&](sim_team& t) {
-    if (t.team_id() == 0) {
-      t.store(&flag, 1u, core::order::relaxed, core::scope::gpu);
-      t.store(&flag, 0u, core::order::relaxed, core::scope::gpu);
-    } else {
-      for (int i = 0; i < 20; ++i) seen_set += t.load(&flag, core::order::relaxed, core::scope::gpu);
-    }
-  });
-  EXPECT_TRUE(r.ok());
-  return seen_set == 20;
-}
-
 TEST(SimPct, FindsADepthTwoBugWithinItsExpectedRuns) {
   constexpr uint32_t n = 2;
   constexpr uint64_t k = 24;  // steps of one run: 2 starts, 2 stores, 20 loads
