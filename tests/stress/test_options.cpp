@@ -95,9 +95,6 @@ TEST(Options, EveryStructuresHelpAndReproduceFlagsComeFromItsTable) {
   }
 }
 
-}  // namespace
-}  // namespace warpcheck
-
 // --backend is declared once: every command's parse and message come from it.
 TEST(Options, BackendIsOneDeclaration) {
   EXPECT_EQ(backend_value("threads"), Backend::Threads);
@@ -115,3 +112,6 @@ TEST(Options, DefaultInWordsIsShown) {
   EXPECT_NE(help.str().find("--jobs N"), std::string::npos);
   EXPECT_NE(help.str().find("(default: the cores)"), std::string::npos);
 }
+
+}  // namespace
+}  // namespace warpcheck
