@@ -1,13 +1,40 @@
 #include "tools/cli_args.hpp"
 
-#include <charconv>
-#include <cmath>
+#include <sstream>
 
 #include "models/base/quote.hpp"
 
 namespace warpcheck::cli {
 
-Args::Args(int argc, char** argv, int first, const std::set<std::string>& valued, const std::set<std::string>& flags) {
+namespace {
+
+const OptionSpec* find(const OptionTable* table, const std::string& name) {
+  if (table)
+    for (const OptionSpec& o : *table)
+      if (o.name == name) return &o;
+  return nullptr;
+}
+
+}  // namespace
+
+std::string synopsis(const CommandSpec& spec) {
+  return spec.name + (spec.positional.empty() ? "" : " " + spec.positional) + (spec.run_options.empty() ? "" : " [stress options]") +
+         (spec.options.empty() ? "" : " [options]");
+}
+
+std::string help_text(const CommandSpec& spec) {
+  std::ostringstream s;
+  s << "usage: warpcheck " << synopsis(spec) << "\n" << spec.summary << "\n\noptions:\n";
+  print_option_help(spec.options, {Backend::Sim}, s);
+  s << "  --help                          this text\n";
+  if (!spec.run_options.empty()) s << "stress options: " << spec.run_options << "\n";
+  if (!spec.more.empty()) s << spec.more << (spec.more.back() == '\n' ? "" : "\n");
+  return s.str();
+}
+
+Args::Args(int argc, char** argv, int first, const CommandSpec& spec, const OptionTable* run_table) : spec_(&spec) {
+  std::map<std::string, std::string> values;
+  std::set<std::string> flags;
   for (int i = first; i < argc; ++i) {
     std::string a = argv[i];
     if (a.rfind("--", 0) != 0 || a == "--") {
@@ -21,107 +48,35 @@ Args::Args(int argc, char** argv, int first, const std::set<std::string>& valued
       name = name.substr(0, eq);
       inline_value = true;
     }
-    if (flags.count(name)) {
+    const OptionSpec* o = find(&spec.options, name);
+    const bool own = o != nullptr || name == "help";
+    if (!own) o = find(run_table, name);
+    if (!o && name != "help") throw UsageError("unknown option " + warpcheck::detail::quoted("--" + name));
+    if (!o || o->kind == OptionKind::Flag) {
       if (inline_value) throw UsageError("--" + name + " takes no value");
-      flags_.insert(name);
-    } else if (valued.count(name)) {
-      if (!inline_value) {
-        if (i + 1 >= argc) throw UsageError("--" + name + " needs a value");
-        val = argv[++i];
-      }
-      values_[name] = val;
-    } else {
-      throw UsageError("unknown option " + warpcheck::detail::quoted("--" + name));
+      if (name == "help") help_ = true;
+      else (own ? flags : run_flags_).insert(name);
+      continue;
     }
+    if (!inline_value) {
+      if (i + 1 >= argc) throw UsageError("--" + name + " needs a value");
+      val = argv[++i];
+    }
+    (own ? values : run_values_)[name] = val;  // a later value replaces an earlier one
   }
-}
-
-namespace {
-
-std::set<std::string> declared_names(const CommandSpec& spec, bool valued) {
-  std::set<std::string> names;
-  for (const CommandOption& o : spec.options)
-    if (o.value.empty() != valued) names.insert(o.name);
-  if (!valued) names.insert("help");
-  return names;
-}
-
-}  // namespace
-
-std::string synopsis(const CommandSpec& spec) {
-  std::string s = spec.name + (spec.positional.empty() ? "" : " " + spec.positional);
-  for (const CommandOption& o : spec.options) s += " [--" + o.name + (o.value.empty() ? "" : " " + o.value) + "]";
-  return s;
-}
-
-std::string help_text(const CommandSpec& spec) {
-  std::string s = "usage: warpcheck " + spec.name + (spec.positional.empty() ? "" : " " + spec.positional) + " [options]\n" + spec.summary + "\n\noptions:\n";
-  for (const CommandOption& o : spec.options) {
-    s += "  --" + o.name + (o.value.empty() ? "" : " " + o.value) + "\n      " + o.help;
-    if (!o.fallback.empty()) s += " (default: " + o.fallback + ")";
-    s += "\n";
+  if (help_) return;  // --help answers whatever else the line says
+  try {
+    // The declaration lives as long as the program: a shared pointer that owns nothing.
+    options_ = parse_options(std::shared_ptr<const OptionTable>(std::shared_ptr<const OptionTable>(), &spec.options), Backend::Sim,
+                             values, flags);
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(e.what());
   }
-  return s + "  --help\n      this text\n";
-}
-
-Args::Args(int argc, char** argv, int first, const CommandSpec& spec)
-    : Args(argc, argv, first, declared_names(spec, true), declared_names(spec, false)) {
-  spec_ = &spec;
-  help_ = flags_.count("help") > 0;
 }
 
 bool Args::answered_help(std::ostream& out) const {
   if (help_) out << help_text(*spec_);
   return help_;
-}
-
-const CommandOption& Args::declared(const std::string& name) const {
-  if (spec_)
-    for (const CommandOption& o : spec_->options)
-      if (o.name == name) return o;
-  throw std::logic_error("--" + name + " is not declared");
-}
-
-double Args::number(const std::string& name, double min, double max) const {
-  const std::string& d = declared(name).fallback;
-  double fallback = 0;
-  if (std::from_chars(d.data(), d.data() + d.size(), fallback).ptr != d.data() + d.size()) throw std::logic_error("--" + name + ": default is not a number");
-  return number(name, fallback, min, max);
-}
-
-uint64_t Args::integer(const std::string& name, uint64_t min, uint64_t max) const {
-  const std::string& d = declared(name).fallback;
-  uint64_t fallback = 0;
-  if (std::from_chars(d.data(), d.data() + d.size(), fallback).ptr != d.data() + d.size()) throw std::logic_error("--" + name + ": default is not an integer");
-  return integer(name, fallback, min, max);
-}
-
-std::string Args::text(const std::string& name) const { return value(name).value_or(declared(name).fallback); }
-
-std::optional<std::string> Args::value(const std::string& name) const {
-  auto it = values_.find(name);
-  if (it == values_.end()) return std::nullopt;
-  return it->second;
-}
-
-double Args::number(const std::string& name, double fallback, double min, double max) const {
-  auto v = value(name);
-  if (!v) return fallback;
-  double d = 0;
-  auto res = std::from_chars(v->data(), v->data() + v->size(), d);
-  if (res.ec != std::errc() || res.ptr != v->data() + v->size() || !std::isfinite(d) || d < min || d > max)
-    throw UsageError("--" + name + " must be a number in [" + std::to_string(min) + ", " + std::to_string(max) + "], got " + warpcheck::detail::quoted(*v));
-  return d;
-}
-
-uint64_t Args::integer(const std::string& name, uint64_t fallback, uint64_t min, uint64_t max) const {
-  auto v = value(name);
-  if (!v) return fallback;
-  uint64_t n = 0;
-  auto res = std::from_chars(v->data(), v->data() + v->size(), n);
-  if (res.ec != std::errc() || res.ptr != v->data() + v->size() || n < min || n > max)
-    throw UsageError("--" + name + " must be an integer in [" + std::to_string(min) + ", " + std::to_string(max) + "], got " + warpcheck::detail::quoted(*v));
-  return n;
 }
 
 }  // namespace warpcheck::cli

@@ -1,16 +1,18 @@
-// A small flag parser for the warpcheck subcommands: positional arguments
-// plus --name value / --flag options, with usage errors (exit code 3).
-// A command declares its options once (CommandSpec); the parser, the
-// defaults and `--help` all read that declaration.
+// The warpcheck subcommands' command lines: positional arguments plus
+// --name value / --flag options, with usage errors (exit code 3). A
+// command declares its options once, as a typed option table
+// (stress/seam/options.hpp); the parser, the checks (ranges, choices),
+// the defaults, `--help` and the top-level usage all read that declaration.
 #pragma once
 
 #include <map>
 #include <ostream>
-#include <optional>
 #include <set>
 #include <stdexcept>
 #include <string>
 #include <vector>
+
+#include "stress/seam/options.hpp"
 
 namespace warpcheck::cli {
 
@@ -19,59 +21,49 @@ class UsageError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// One option of a command.
-struct CommandOption {
-  std::string name;      // without the dashes
-  std::string value;     // what its value looks like ("S", "bin|jsonl"); empty for a flag
-  std::string help;      // what it does
-  std::string fallback;  // its default as text: what the accessors use when it is absent, and --help shows
-};
-
 struct CommandSpec {
   std::string name;        // "check"
   std::string positional;  // "FILE", "IN OUT", or empty
   std::string summary;     // what the command does, one sentence
-  std::vector<CommandOption> options;
+  OptionTable options;     // the command's own
+  // Non-empty: the line also takes a structure's stress options (its
+  // table, named by --structure), and this says so in help.
+  std::string run_options;
+  std::string more;  // after the options in --help: modes, exit codes
 };
 
-// "check FILE [--model M] [--json] ...": the command's synopsis.
+// "check FILE [options]": the command's synopsis.
 std::string synopsis(const CommandSpec& spec);
 // The whole --help text: synopsis, summary, each option with its default.
 std::string help_text(const CommandSpec& spec);
 
 class Args {
  public:
-  // `valued` options take a value; `flags` do not.
-  Args(int argc, char** argv, int first, const std::set<std::string>& valued, const std::set<std::string>& flags);
-  // The options `spec` declares, and --help.
-  Args(int argc, char** argv, int first, const CommandSpec& spec);
+  // The line against `spec`'s options (and --help). Names of `run_table`
+  // (a structure's stress options) are taken as given, for the stress
+  // run's own parse (stress_line.hpp); the command's own come first.
+  Args(int argc, char** argv, int first, const CommandSpec& spec, const OptionTable* run_table = nullptr);
 
-  // --help was given (a declared command's): prints help_text to `out`
-  // and says so; the command then exits 0.
+  // --help was given: prints help_text to `out` and says so; the command then exits 0.
   bool answered_help(std::ostream& out) const;
+  bool help() const { return help_; }
   // The usage error for a wrong count of positional arguments.
   UsageError usage() const { return UsageError("usage: warpcheck " + synopsis(*spec_) + " (warpcheck " + spec_->name + " --help)"); }
 
   const std::vector<std::string>& positional() const { return positional_; }
-  bool flag(const std::string& name) const { return flags_.count(name) > 0; }
-  const std::set<std::string>& flags() const { return flags_; }
-  const std::map<std::string, std::string>& values() const { return values_; }
-  std::optional<std::string> value(const std::string& name) const;
-  double number(const std::string& name, double fallback, double min, double max) const;
-  uint64_t integer(const std::string& name, uint64_t fallback, uint64_t min, uint64_t max) const;
-  // The same with the declared default.
-  double number(const std::string& name, double min, double max) const;
-  uint64_t integer(const std::string& name, uint64_t min, uint64_t max) const;
-  std::string text(const std::string& name) const;  // the value, or the declared default
+  // The command's own options, checked, defaults applied.
+  const Options& options() const { return options_; }
+  // The run table's values and flags as given.
+  const std::map<std::string, std::string>& run_values() const { return run_values_; }
+  const std::set<std::string>& run_flags() const { return run_flags_; }
 
  private:
-  const CommandOption& declared(const std::string& name) const;
-
-  const CommandSpec* spec_ = nullptr;
+  const CommandSpec* spec_;
   bool help_ = false;
   std::vector<std::string> positional_;
-  std::set<std::string> flags_;
-  std::map<std::string, std::string> values_;
+  Options options_;
+  std::map<std::string, std::string> run_values_;
+  std::set<std::string> run_flags_;
 };
 
 }  // namespace warpcheck::cli

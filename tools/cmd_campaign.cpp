@@ -34,8 +34,7 @@ constexpr const char* kUsage =
     "         [--local P | --gpus | --slurm [--sbatch-args \"...\"] [--max-parallel M] [--no-submit]] [--deadline SECONDS] [--quiet]\n"
     "       warpcheck campaign --resume DIR [--local P | --gpus | --slurm ...] [--deadline SECONDS] [--quiet]\n"
     "       warpcheck campaign --merge DIR | --status DIR\n"
-    "       warpcheck campaign --run-shard DIR I      (what each process or Slurm task runs)\n"
-    "  stress options: warpcheck stress's (warpcheck stress --structure S --help); --backend sim unless --gpus";
+    "       warpcheck campaign --run-shard DIR I      (what each process or Slurm task runs)\n";
 
 // What a kill, a resume beside live shards and a damaged result do: said in --help.
 constexpr const char* kLifecycle =
@@ -49,39 +48,44 @@ constexpr const char* kLifecycle =
     "  again by --resume (the damaged file kept as shard-NNNN.json.damaged).\n"
     "exit codes: 1 a failing run; 2 a shard not finished or an undecided check; 0 otherwise; 3 bad input\n";
 
+// Runs every folder mode takes: DIR, nothing more.
+OptionSpec folder_option(std::string name, std::string help) { return named_value("DIR", text_option(std::move(name), std::move(help), Defaults{}, {})); }
+
+}  // namespace
+
 // The campaign's own options (the line's others are the structure's
 // stress options): the parser and --help both read this.
 const CommandSpec& campaign_command() {
   static const CommandSpec spec{
-      "campaign", "",
-      "Cuts one stress run's seed range into shards, runs each in its own process and merges their results. Its modes:\n" +
-          std::string(kUsage),
-      {{"out", "DIR", "the new campaign's folder: its plan, shard results, logs and merged report", ""},
-       {"shards", "K", "seed ranges, one process each", "4 a local process or GPU, 100 on Slurm"},
-       {"local", "P", "P processes at a time on this machine; the launch without --gpus or --slurm", "the cores"},
-       {"gpus", "", "one process a GPU of this host, each seeing its device alone (CUDA_VISIBLE_DEVICES)", ""},
-       {"slurm", "", "a job array, one shard a task: DIR/campaign.sbatch, submitted with sbatch and waited for", ""},
-       {"sbatch-args", "A", "one more #SBATCH line (--partition, --time, --gres=gpu:1, ...)", ""},
-       {"max-parallel", "M", "Slurm tasks at a time (0: as many as Slurm runs)", "0"},
-       {"no-submit", "", "write DIR/campaign.sbatch only; submit it yourself, then --merge DIR", ""},
-       {"deadline", "S", "stop waiting after S seconds (a day by default): local shards are stopped, a Slurm job is left", "86400"},
-       {"quiet", "", "no progress line on stderr", ""},
-       {"resume", "DIR", "run the shards without a sound result, skipping those still running", ""},
-       {"merge", "DIR", "merge the finished shards into DIR/report.md and DIR/summary.json, and print the summary", ""},
-       {"status", "DIR", "print the summary of what finished, what runs and what did not", ""},
-       {"run-shard", "DIR", "DIR I: run shard I of DIR's plan in this process (what each process or Slurm task runs)", ""}}};
+      "campaign", "", "Cuts one stress run's seed range into shards, runs each in its own process and merges their results.",
+      {structure_option("the plan's, with --resume"),
+       folder_option("out", "the new campaign's folder: its plan, shard results, logs and merged report"),
+       default_in_words("4 a local process or GPU, 100 on Slurm", named_value("K", integer_option("shards", "seed ranges, one process each",
+                                                                                                   Defaults{}, 1, 100000))),
+       default_in_words("the cores", named_value("P", integer_option("local", "P processes at a time on this machine; the launch "
+                                                                               "without --gpus or --slurm", Defaults{}, 1, 4096))),
+       flag_option("gpus", "one process a GPU of this host, each seeing its device alone (CUDA_VISIBLE_DEVICES)"),
+       flag_option("slurm", "a job array, one shard a task: DIR/campaign.sbatch, submitted with sbatch and waited for"),
+       named_value("A", text_option("sbatch-args", "one more #SBATCH line (--partition, --time, --gres=gpu:1, ...)", Defaults{},
+                                    [](const std::string& v) {
+                                      if (v.find('\n') != std::string::npos)
+                                        throw std::invalid_argument("--sbatch-args: one line (it becomes one #SBATCH line)");
+                                    })),
+       named_value("M", integer_option("max-parallel", "Slurm tasks at a time (0: as many as Slurm runs)", "0", 0, 100000)),
+       flag_option("no-submit", "write DIR/campaign.sbatch only; submit it yourself, then --merge DIR"),
+       named_value("S", real_option("deadline", "stop waiting after S seconds: local shards are stopped, a Slurm job is left", "86400",
+                                    1, 30.0 * 86400)),
+       flag_option("quiet", "no progress line on stderr"),
+       folder_option("resume", "run the shards without a sound result, skipping those still running"),
+       folder_option("merge", "merge the finished shards into DIR/report.md and DIR/summary.json, and print the summary"),
+       folder_option("status", "print the summary of what finished, what runs and what did not"),
+       folder_option("run-shard", "DIR I: run shard I of DIR's plan in this process (what each process or Slurm task runs)")},
+      "warpcheck stress's (warpcheck stress --structure S --help); --backend sim unless --gpus",
+      "modes:\n" + std::string(kUsage) + kLifecycle};
   return spec;
 }
 
-std::set<std::string> own_options(bool valued) {
-  std::set<std::string> names;
-  for (const CommandOption& o : campaign_command().options)
-    if (o.value.empty() != valued) names.insert(o.name);
-  if (!valued) names.insert("help");
-  return names;
-}
-const std::set<std::string> kOwnValues = own_options(true);
-const std::set<std::string> kOwnFlags = own_options(false);
+namespace {
 
 // Test hook: the shard of this index kills itself (SIGKILL) instead of
 // writing its result, as a node lost mid-shard would leave it.
@@ -120,11 +124,11 @@ class FolderLock {
   int fd_;
 };
 
-Launch launch_of(const Args& args) {
-  const int modes = int(args.value("local").has_value()) + int(args.flag("gpus")) + int(args.flag("slurm"));
+Launch launch_of(const Options& args) {
+  const int modes = int(args.has_value("local")) + int(args.flag("gpus")) + int(args.flag("slurm"));
   if (modes > 1) throw UsageError("--local, --gpus and --slurm are three ways to run the shards: give one");
   for (const char* o : {"sbatch-args", "max-parallel"})
-    if (args.value(o) && !args.flag("slurm")) throw UsageError(std::string("--") + o + " goes with --slurm");
+    if (args.given(o) && !args.flag("slurm")) throw UsageError(std::string("--") + o + " goes with --slurm");
   if (args.flag("no-submit") && !args.flag("slurm")) throw UsageError("--no-submit goes with --slurm");
   return args.flag("gpus") ? Launch::Gpus : args.flag("slurm") ? Launch::Slurm : Launch::Local;
 }
@@ -133,12 +137,10 @@ Launch launch_of(const Args& args) {
 // (a campaign's default does not depend on the machine that plans it).
 Backend campaign_backend(const Structure& s, const Args& args, Launch launch) {
   std::optional<Backend> b;
-  if (auto v = args.value("backend")) {
-    b = parse_backend(*v);
-    if (!b) throw UsageError("--backend must be sim, threads or gpu, got '" + *v + "'");
-  }
+  const auto asked = args.run_values().find("backend");
+  if (asked != args.run_values().end()) b = backend_value(asked->second);
   if (launch == Launch::Gpus) {
-    if (b && *b != Backend::Gpu) throw UsageError("--gpus runs the GPU back-end, one process a device: not --backend " + *args.value("backend"));
+    if (b && *b != Backend::Gpu) throw UsageError("--gpus runs the GPU back-end, one process a device: not --backend " + asked->second);
     b = Backend::Gpu;
   }
   if (!b) b = Backend::Sim;
@@ -149,29 +151,20 @@ Backend campaign_backend(const Structure& s, const Args& args, Launch launch) {
 
 // The plan the line asks for: its run options, seeds and shards.
 CampaignPlan plan_from_line(const Structure& s, const Args& args, Launch launch, uint32_t default_shards) {
-  std::map<std::string, std::string> values = args.values();
-  std::set<std::string> flags = args.flags();
+  std::map<std::string, std::string> values = args.run_values();
+  const std::set<std::string>& flags = args.run_flags();
   for (const std::string& o : kNotForCampaigns)
     if (values.count(o) || flags.count(o))
       throw UsageError("--" + o + " is not a campaign's: a campaign runs every seed of its range, unshrunk (replay lines reproduce one)");
-  for (const std::string& o : kOwnValues) values.erase(o);
-  for (const std::string& o : kOwnFlags) flags.erase(o);
-  values.erase("structure");
   values.erase("backend");
   const StressRequest request = make_request(s, campaign_backend(s, args, launch), values, flags);
   const uint64_t seeds = request.options.integer("seeds");
-  const uint64_t shards = args.integer("shards", std::min<uint64_t>(default_shards, seeds), 1, 100000);
+  const uint64_t shards = args.options().has_value("shards") ? args.options().integer("shards") : std::min<uint64_t>(default_shards, seeds);
   return make_plan(request, uint32_t(shards));
 }
 
 // Whether the line gives run options (then, with --resume, they must be the plan's).
-bool gives_run_options(const Args& args) {
-  for (const auto& [k, v] : args.values())
-    if (!kOwnValues.count(k)) return true;
-  for (const std::string& f : args.flags())
-    if (!kOwnFlags.count(f)) return true;
-  return false;
-}
+bool gives_run_options(const Args& args) { return !args.run_values().empty() || !args.run_flags().empty(); }
 
 // Each file not merged, one line: a damaged result is never a silent wrong total.
 void print_warnings(const CampaignState& state) {
@@ -248,17 +241,16 @@ struct LaunchSettings {
 
 // How the line asks the shards to run, checked before anything is
 // written: the devices for --gpus, sbatch for --slurm.
-LaunchSettings launch_settings(const Args& args) {
+LaunchSettings launch_settings(const Options& args) {
   LaunchSettings l;
   l.launch = launch_of(args);
-  l.limits.deadline_seconds = args.number("deadline", 86400, 1, 30.0 * 86400);
+  l.limits.deadline_seconds = args.real("deadline");
   l.limits.quiet = args.flag("quiet");
-  l.slurm.sbatch_args = args.value("sbatch-args").value_or("");
-  if (l.slurm.sbatch_args.find('\n') != std::string::npos) throw UsageError("--sbatch-args: one line (it becomes one #SBATCH line)");
-  l.slurm.max_parallel = uint32_t(args.integer("max-parallel", 0, 0, 100000));
+  l.slurm.sbatch_args = args.text("sbatch-args");
+  l.slurm.max_parallel = uint32_t(args.integer("max-parallel"));
   l.submit = !args.flag("no-submit");
   switch (l.launch) {
-    case Launch::Local: l.slots = process_slots(uint32_t(args.integer("local", cores(), 1, 4096)), cores()); break;
+    case Launch::Local: l.slots = process_slots(uint32_t(args.has_value("local") ? args.integer("local") : cores()), cores()); break;
     case Launch::Gpus: {
       const GpuProbe gpu = registry().probe_gpu();
       if (!gpu.present) throw UsageError("--gpus: " + gpu.why_absent);
@@ -329,7 +321,11 @@ void launch_shards(const CampaignDir& dir, const CampaignPlan& plan, const std::
 
 // --merge, --status, --run-shard: a folder, nothing more.
 int folder_mode(int argc, char** argv, const std::string& mode, const CampaignDir& dir) {
-  Args args(argc, argv, 2, {mode}, {});
+  // The mode's own option alone.
+  CommandSpec spec{"campaign", "", "", {}};
+  for (const OptionSpec& o : campaign_command().options)
+    if (o.name == mode) spec.options.push_back(o);
+  Args args(argc, argv, 2, spec);
   if (mode == "run-shard") {
     if (args.positional().size() != 1) throw UsageError("usage: warpcheck campaign --run-shard DIR I");
     return run_shard_command(dir, args.positional()[0]);
@@ -348,9 +344,9 @@ int folder_mode(int argc, char** argv, const std::string& mode, const CampaignDi
 std::pair<CampaignDir, CampaignPlan> campaign_folder(const Args& args, const Structure& s, const std::optional<CampaignPlan>& stored,
                                                      const LaunchSettings& l) {
   if (stored) {
-    const CampaignDir dir{*args.value("resume")};
-    if (args.value("out")) throw UsageError("--resume DIR names the folder: no --out");
-    if (gives_run_options(args) || args.value("shards")) {
+    const CampaignDir dir{args.options().text("resume")};
+    if (args.options().has_value("out")) throw UsageError("--resume DIR names the folder: no --out");
+    if (gives_run_options(args) || args.options().has_value("shards")) {
       const auto diff = plan_differences(*stored, plan_from_line(s, args, l.launch, uint32_t(stored->shards.size())));
       if (!diff.empty()) {
         std::string why;
@@ -361,9 +357,8 @@ std::pair<CampaignDir, CampaignPlan> campaign_folder(const Args& args, const Str
     }
     return {dir, *stored};
   }
-  const auto out = args.value("out");
-  if (!out) throw UsageError(std::string("--out DIR: where the campaign's plan, shards and report go\n") + kUsage);
-  const CampaignDir dir{*out};
+  if (!args.options().has_value("out")) throw UsageError(std::string("--out DIR: where the campaign's plan, shards and report go\n") + kUsage);
+  const CampaignDir dir{args.options().text("out")};
   if (std::filesystem::exists(dir.plan()))
     throw UsageError(dir.root + " holds a campaign already: --resume " + dir.root + " finishes it, or choose another --out");
   // A few shards a process (Slurm: 100): the slow ones even out, and a resume reruns little.
@@ -387,13 +382,10 @@ int campaign(int argc, char** argv) {
     stored = read_plan(CampaignDir{*resume});
     if (!s) s = shard_request(reg, *stored, *resume + "/plan.json").structure;
   }
-  const Args args = parse_line(argc, argv, s ? *s : reg.structures.front(), kOwnFlags, kOwnValues);
-  if (args.flag("help")) {
-    std::cout << help_text(campaign_command()) << kLifecycle;
-    return 0;
-  }
+  const Args args = parse_line(argc, argv, s ? *s : reg.structures.front(), campaign_command());
+  if (args.answered_help(std::cout)) return 0;
   if (!args.positional().empty()) throw UsageError(std::string("campaign takes no positional arguments\n") + kUsage);
-  const LaunchSettings l = launch_settings(args);
+  const LaunchSettings l = launch_settings(args.options());
   const auto [dir, plan] = campaign_folder(args, s ? *s : reg.structures.front(), stored, l);
   const CampaignState state = read_campaign(reg, dir);
   print_warnings(state);

@@ -11,10 +11,11 @@ const CommandSpec& convert_command() {
   static const CommandSpec spec = [] {
     CommandSpec s{"convert", "IN OUT", "Convert a history between binary and JSON lines, or import a Jepsen EDN history; exactly: "
                                        "binary -> JSON lines -> binary gives back the same bytes.",
-                  {{"from", "bin|jsonl|edn", "IN's format, where its first bytes do not say", ""},
-                   {"to", "bin|jsonl", "OUT's format", "jsonl for OUT ending .jsonl or .json, else bin"},
-                   {"model", "M", "the model, where IN does not say (" + model_names() + ")", ""}}};
-    for (CommandOption& o : import_option_declarations()) s.options.push_back(std::move(o));
+                  {choice_option("from", "IN's format, where its first bytes do not say", Defaults{}, {"bin", "jsonl", "edn"}),
+                   default_in_words("jsonl for OUT ending .jsonl or .json, else bin",
+                                    choice_option("to", "OUT's format", Defaults{}, {"bin", "jsonl"})),
+                   model_declaration("the model, where IN does not say")}};
+    for (OptionSpec& o : import_option_declarations()) s.options.push_back(std::move(o));
     return s;
   }();
   return spec;
@@ -25,12 +26,12 @@ int run_convert(int argc, char** argv) {
   if (args.answered_help(std::cout)) return 0;
   if (args.positional().size() != 2) throw args.usage();
   const std::string& out = args.positional()[1];
-  std::optional<HistoryFormat> to = format_option(args, "to");
+  std::optional<HistoryFormat> to = format_option(args.options(), "to");
   if (!to) {
     const bool jsonl = out.size() >= 6 && (out.ends_with(".jsonl") || out.ends_with(".json"));
     to = jsonl ? HistoryFormat::JsonLines : HistoryFormat::Binary;
   }
-  const History h = load_history(args.positional()[0], model_option(args), format_option(args, "from"), import_options(args));
+  const History h = load_history(args.positional()[0], model_option(args.options()), format_option(args.options(), "from"), import_options(args.options()));
   save_history(h, out, *to);
   std::cerr << "converted " << h.ops.size() << " operations (model " << h.model().name << ") to " << out << "\n";
   return 0;

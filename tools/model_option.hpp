@@ -1,4 +1,5 @@
-// The --model and --format options shared by the subcommands.
+// The --model, --format and EDN import options shared by the subcommands:
+// declared once here, read typed.
 #pragma once
 
 #include "linearizability/formats.hpp"
@@ -7,42 +8,40 @@
 
 namespace warpcheck::cli {
 
-inline std::optional<ModelId> model_option(const Args& args, const char* name = "model") {
-  auto v = args.value(name);
-  if (!v) return std::nullopt;
-  const ModelInfo* m = find_model(*v);
-  if (!m) throw UsageError("unknown model " + detail::quoted(*v) + " (known: " + model_names() + ")");
-  return m->id;
+// --NAME M: a model by its name (checked against the models known).
+inline OptionSpec model_declaration(std::string help, Defaults d = Defaults{}, std::string name = "model") {
+  return named_value("M", text_option(std::move(name), std::move(help) + " (" + model_names() + ")", std::move(d), [](const std::string& v) {
+    if (!find_model(v)) throw std::invalid_argument("unknown model '" + v + "' (known: " + model_names() + ")");
+  }));
 }
 
-inline std::optional<HistoryFormat> format_option(const Args& args, const char* name = "format") {
-  auto v = args.value(name);
-  if (!v) return std::nullopt;
-  auto f = parse_format_name(*v);
-  if (!f) throw UsageError("unknown format " + detail::quoted(*v) + " (known: bin, jsonl, edn)");
-  return f;
+inline std::optional<ModelId> model_option(const Options& o, const char* name = "model") {
+  if (!o.has_value(name)) return std::nullopt;
+  return find_model(o.text(name))->id;
+}
+
+inline std::optional<HistoryFormat> format_option(const Options& o, const char* name = "format") {
+  if (!o.has_value(name)) return std::nullopt;
+  return parse_format_name(o.text(name));
 }
 
 // --initial VALUE, --nil-reads absent|unknown, --failed-cas drop|false:
 // reading EDN the way Knossos or Porcupine does.
-inline constexpr const char* kImportOptionNames[] = {"initial", "nil-reads", "failed-cas"};
-
-inline std::vector<CommandOption> import_option_declarations() {
-  return {{"initial", "VALUE", "EDN: a register's value before the first write, as one completed write (Knossos's initial state)", ""},
-          {"nil-reads", "absent|unknown", "EDN: a read of nil is a read of the initial absent value, or of an unknown one (Porcupine)", "absent"},
-          {"failed-cas", "drop|false", "EDN: a :fail CAS is dropped (did not happen) or a CAS that returned false", "drop"}};
+inline OptionTable import_option_declarations() {
+  return {named_value("VALUE", text_option("initial", "EDN: a register's value before the first write, as one completed write "
+                                                      "(Knossos's initial state)", Defaults{}, {})),
+          choice_option("nil-reads", "EDN: a read of nil is a read of the initial absent value, or of an unknown one (Porcupine)",
+                        "absent", {"absent", "unknown"}),
+          choice_option("failed-cas", "EDN: a :fail CAS is dropped (did not happen) or a CAS that returned false", "drop",
+                        {"drop", "false"})};
 }
 
-inline ImportOptions import_options(const Args& args) {
-  ImportOptions o;
-  o.initial = args.value("initial");
-  const std::string nil = args.text("nil-reads");
-  if (nil != "absent" && nil != "unknown") throw UsageError("--nil-reads must be absent or unknown, got " + detail::quoted(nil));
-  o.nil_reads_unknown = nil == "unknown";
-  const std::string cas = args.text("failed-cas");
-  if (cas != "drop" && cas != "false") throw UsageError("--failed-cas must be drop or false, got " + detail::quoted(cas));
-  o.failed_cas_returns_false = cas == "false";
-  return o;
+inline ImportOptions import_options(const Options& o) {
+  ImportOptions i;
+  if (o.has_value("initial")) i.initial = o.text("initial");
+  i.nil_reads_unknown = o.text("nil-reads") == "unknown";
+  i.failed_cas_returns_false = o.text("failed-cas") == "false";
+  return i;
 }
 
 }  // namespace warpcheck::cli

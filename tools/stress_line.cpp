@@ -2,6 +2,12 @@
 
 namespace warpcheck::cli {
 
+OptionSpec structure_option(const std::string& default_words) {
+  std::vector<std::string> names;
+  for (const Structure& s : registry().structures) names.push_back(s.spec.name);
+  return named_value("S", default_in_words(default_words, choice_option("structure", "one structure: " + join(names, ", "), Defaults{}, names)));
+}
+
 const Structure* structure_named(const Registry& reg, int argc, char** argv) {
   for (int i = 2; i < argc; ++i) {
     const std::string a = argv[i];
@@ -9,19 +15,23 @@ const Structure* structure_named(const Registry& reg, int argc, char** argv) {
     if (a == "--structure" && i + 1 < argc) name = argv[i + 1];
     else if (a.rfind("--structure=", 0) == 0) name = a.substr(12);
     else continue;
-    if (const Structure* s = reg.find(name)) return s;
-    throw UsageError("--structure must be one of " + reg.names() + ", got '" + name + "'");
+    try {
+      check_value(structure_option(""), name);
+    } catch (const std::invalid_argument& e) {
+      throw UsageError(e.what());
+    }
+    return reg.find(name);
   }
   return nullptr;
 }
 
-Args parse_line(int argc, char** argv, const Structure& s, const std::set<std::string>& own_flags,
-                const std::set<std::string>& own_values) {
-  std::set<std::string> valued = own_values, flags = own_flags;
-  valued.insert("structure");
+Args parse_line(int argc, char** argv, const Structure& s, const CommandSpec& spec) {
   const auto table = option_table(s);
-  for (const OptionSpec& o : *table) (o.kind == OptionKind::Flag ? flags : valued).insert(o.name);
-  return Args(argc, argv, 2, valued, flags);
+  return Args(argc, argv, 2, spec, table.get());
+}
+
+const Structure* only_structure(const Registry& reg, const Options& o) {
+  return o.has_value("structure") ? reg.find(o.text("structure")) : nullptr;
 }
 
 }  // namespace warpcheck::cli

@@ -1,8 +1,7 @@
 // A command line that carries a stress run's options (stress, repro,
-// campaign): which structure it names, and the line parsed against that
-// structure's option table plus the command's own options.
+// campaign, guided-bench): which structure it names, and the line parsed
+// against that structure's option table plus the command's own options.
 #pragma once
-#include <set>
 #include <string>
 
 #include "stress/seam/registry.hpp"
@@ -10,12 +9,18 @@
 
 namespace warpcheck::cli {
 
+// --structure S, declared once: one of the registry's structures.
+// `default_words` says what the command does without it.
+OptionSpec structure_option(const std::string& default_words);
+
 // --structure's value, wherever it is on the line (the table depends on
 // it); nullptr when the line names none. Throws UsageError for an unknown one.
 const Structure* structure_named(const Registry& reg, int argc, char** argv);
 
-// The command line against the structure's table, plus the command's own flags and valued options.
-Args parse_line(int argc, char** argv, const Structure& s, const std::set<std::string>& own_flags,
-                const std::set<std::string>& own_values = {});
+// The command line against the command's own options, plus the structure's table.
+Args parse_line(int argc, char** argv, const Structure& s, const CommandSpec& spec);
+
+// --structure as the command's options hold it: nullptr for every structure.
+const Structure* only_structure(const Registry& reg, const Options& o);
 
 }  // namespace warpcheck::cli

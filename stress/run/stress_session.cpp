@@ -114,9 +114,7 @@ StressRequest request_from_flags(const Structure& s, Backend b, const std::strin
     else values[f.name] = f.value;
   }
   if (values.count("backend")) {
-    const auto parsed = parse_backend(values["backend"]);
-    if (!parsed) throw std::invalid_argument("--backend must be sim, threads or gpu");
-    b = *parsed;
+    b = backend_value(values["backend"]);
     values.erase("backend");
   }
   return make_request(s, b, values, set_flags);
@@ -125,9 +123,7 @@ StressRequest request_from_flags(const Structure& s, Backend b, const std::strin
 Backend resolve_backend(const Structure& s, const std::optional<std::string>& asked, const GpuProbe& gpu) {
   Backend b = gpu.present && s.supports(Backend::Gpu) ? Backend::Gpu : Backend::Sim;
   if (asked) {
-    const auto parsed = parse_backend(*asked);
-    if (!parsed) throw std::invalid_argument("--backend must be sim, threads or gpu, got '" + *asked + "'");
-    b = *parsed;
+    b = backend_value(*asked);
   }
   if (!s.supports(b))
     throw std::invalid_argument(s.spec.name + " runs on " + s.backend_list() + ", not on --backend " +

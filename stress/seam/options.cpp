@@ -82,6 +82,17 @@ OptionSpec named_value(std::string value_name, OptionSpec o) {
   return o;
 }
 
+OptionSpec default_in_words(std::string words, OptionSpec o) {
+  o.default_words = std::move(words);
+  return o;
+}
+
+OptionSpec backend_option(std::string help, Defaults d) {
+  std::vector<std::string> names;
+  for (Backend b : kAllBackends) names.emplace_back(backend_name(b));
+  return choice_option("backend", std::move(help), std::move(d), std::move(names));
+}
+
 std::string join(const std::vector<std::string>& v, std::string_view sep) {
   std::string s;
   for (size_t i = 0; i < v.size(); ++i) s.append(i ? sep : "").append(v[i]);
@@ -101,13 +112,14 @@ std::vector<std::string> split_names(const std::string& text) {
   return out;
 }
 
+}  // namespace
+
 std::string number_text(double v) {
   std::ostringstream s;
   s << v;
   return s.str();
 }
 
-// Throws with what is valid when `value` is not a valid value of `o`.
 void check_value(const OptionSpec& o, const std::string& value) {
   const std::string what = "--" + o.name + " ";
   switch (o.kind) {
@@ -143,6 +155,8 @@ void check_value(const OptionSpec& o, const std::string& value) {
     case OptionKind::Flag: return;
   }
 }
+
+namespace {
 
 std::string value_form(const OptionSpec& o) {
   if (!o.value_name.empty()) return " " + o.value_name;
@@ -203,6 +217,16 @@ const std::string& Options::text(std::string_view name) const {
 }
 
 std::vector<std::string> Options::names(std::string_view name) const { return split_names(text(name)); }
+
+Backend backend_value(std::string_view name) {
+  check_value(backend_option(""), std::string(name));
+  return *parse_backend(name);
+}
+
+std::optional<Backend> Options::backend_option_value() const {
+  if (!declared("backend") || !has_value("backend")) return std::nullopt;
+  return parse_backend(text("backend"));
+}
 
 bool Options::flag(std::string_view name) const { return value(name) != nullptr && spec(name).kind == OptionKind::Flag; }
 
@@ -314,6 +338,10 @@ void print_option_help(const OptionTable& table, const std::vector<Backend>& bac
       if ((o.backends.empty() || std::find(o.backends.begin(), o.backends.end(), b) != o.backends.end()) &&
           !o.defaults.on(b).empty())
         defaults.emplace_back(b, o.defaults.on(b));
+    if (!o.default_words.empty()) {
+      out << " (default: " << o.default_words << ")";
+      defaults.clear();
+    }
     const bool same = std::all_of(defaults.begin(), defaults.end(), [&](auto& d) { return d.second == defaults[0].second; });
     if (!defaults.empty() && same) out << " (default " << defaults[0].second << ")";
     else if (!defaults.empty()) {

@@ -57,6 +57,7 @@ struct OptionSpec {
   bool run = true;
   std::vector<Backend> backends;  // where it applies (empty: every back-end)
   std::string value_name;         // in help: "DIR", "@FILE" (default: by kind)
+  std::string default_words;      // in help, for a default the command works out ("the cores")
 };
 
 // Builders, so that tables read as declarations.
@@ -74,9 +75,23 @@ OptionSpec flag_option(std::string name, std::string help);
 OptionSpec session_option(OptionSpec o);  // the same, not part of the run's configuration
 OptionSpec only_on(std::vector<Backend> backends, OptionSpec o);  // the same, for some back-ends only
 OptionSpec named_value(std::string value_name, OptionSpec o);     // the same, its value called so in help
+OptionSpec default_in_words(std::string words, OptionSpec o);     // the same, its computed default said so in help
+
+// --backend, declared here once for every command that takes it: its
+// choices and its message. `help` says what the command's default is.
+OptionSpec backend_option(std::string help, Defaults d = Defaults{});
+// Throws std::invalid_argument saying what is valid when `value` is not a
+// valid value of `o` (a value read before its table is known: --structure).
+void check_value(const OptionSpec& o, const std::string& value);
+
+// A --backend value checked against that declaration (std::invalid_argument otherwise).
+Backend backend_value(std::string_view name);
 
 // Names joined by `sep`: "a|b|c" for a value's form, "a, b, c" for a message.
 std::string join(const std::vector<std::string>& v, std::string_view sep);
+
+// A number as a default or a message shows it: "20", "0.5", "1e+07".
+std::string number_text(double v);
 
 using OptionTable = std::vector<OptionSpec>;
 
@@ -101,6 +116,8 @@ class Options {
     if (const V* v = value_named(values, text(name))) return *v;
     throw std::logic_error("--" + std::string(name) + " " + text(name) + " is not a value of its table");
   }
+  // --backend's value where the table declares it and it has one.
+  std::optional<Backend> backend_option_value() const;
 
   // " --name value ..." for every run option that has a value, and every
   // run flag set, in table order: with --structure, the whole run.

@@ -83,8 +83,8 @@ OptionTable scheduler_options() {
 OptionTable run_options() {
   const std::vector<Backend> sim{Backend::Sim};
   OptionTable out{
-      choice_option("backend", "where to run: the simulator, real threads (for ThreadSanitizer) or the GPU "
-                               "(default: the GPU when there is one)", Defaults{}, {"sim", "threads", "gpu"}),
+      backend_option("where to run: the simulator, real threads (for ThreadSanitizer) or the GPU "
+                     "(default: the GPU when there is one)"),
       session_option(integer_option("seeds", "runs, one seed each", "100", 1, uint64_t(1) << 40)),
       session_option(integer_option("seed", "the first seed", "1", 0, UINT64_MAX)),
   };

@@ -95,5 +95,23 @@ TEST(Options, EveryStructuresHelpAndReproduceFlagsComeFromItsTable) {
   }
 }
 
+// --backend is declared once: every command's parse and message come from it.
+TEST(Options, BackendIsOneDeclaration) {
+  EXPECT_EQ(backend_value("threads"), Backend::Threads);
+  EXPECT_NE(message_of([] { backend_value("cpu"); }).find("--backend must be one of sim, threads, gpu; got 'cpu'"), std::string::npos);
+  const auto table = std::make_shared<const OptionTable>(OptionTable{backend_option("where", "sim")});
+  EXPECT_EQ(parse_options(table, Backend::Sim, {}, {}).backend_option_value().value(), Backend::Sim);
+  EXPECT_EQ(parse_options(table, Backend::Sim, {{"backend", "gpu"}}, {}).backend_option_value().value(), Backend::Gpu);
+  EXPECT_NE(message_of([&] { parse_options(table, Backend::Sim, {{"backend", "cpu"}}, {}); }).find("sim, threads, gpu"), std::string::npos);
+}
+
+// A default the command works out is said in words, not as a value.
+TEST(Options, DefaultInWordsIsShown) {
+  std::ostringstream help;
+  print_option_help({default_in_words("the cores", integer_option("jobs", "runs at a time", Defaults{}, 1, 8))}, {Backend::Sim}, help);
+  EXPECT_NE(help.str().find("--jobs N"), std::string::npos);
+  EXPECT_NE(help.str().find("(default: the cores)"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace warpcheck
