@@ -49,6 +49,18 @@ void validate(const SimConfig& c) {
   if (c.visibility_steps == 0 || c.teams_per_block == 0) fail("visibility steps and teams per block must be at least 1");
   if (c.host_teams > c.teams) fail("more host teams than teams");
   const SchedulerInfo& s = scheduler_named(c.scheduler.name);
+  // A choice option kept by name (SimConfig::scheduler_options; one stored
+  // in a typed field holds its value already) is one of its declared
+  // choices, whichever scheduler declares it.
+  for (const SchedulerOption& o : s.options) {
+    if (o.type != SchedulerOption::Type::choice || o.store) continue;
+    const std::string v = option_text(c, s, o.name);
+    if (std::find(o.choices.begin(), o.choices.end(), v) == o.choices.end()) {
+      std::string choices;
+      for (std::string_view each : o.choices) choices += (choices.empty() ? "" : ", ") + std::string(each);
+      fail("--" + std::string(o.name) + " must be one of " + choices + ", got '" + v + "'");
+    }
+  }
   if (s.validate) s.validate(c);
 }
 
