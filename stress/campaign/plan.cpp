@@ -10,7 +10,7 @@ namespace warpcheck::campaign {
 
 namespace {
 
-constexpr const char* kFormat = "warpcheck-campaign-plan/1";
+constexpr const char* kPlanFormat = "warpcheck-campaign-plan/1";
 
 // A configuration's structure and options by name ("structure" among them).
 std::map<std::string, std::string> configuration_values(const std::string& configuration) {
@@ -61,7 +61,7 @@ CampaignPlan make_plan(const StressRequest& request, uint32_t shards) {
 
 std::string plan_json(const CampaignPlan& p) {
   std::string s = "{\"format\":";
-  append_json_string(s, kFormat);
+  append_json_string(s, kPlanFormat);
   s += ",\n\"configuration\":" + p.configuration + ",\n\"session\":{";
   bool first = true;
   for (const auto& [k, v] : p.session) {
@@ -105,7 +105,7 @@ CampaignPlan parse_plan(const std::string& text, const std::string& where) {
   } catch (const detail::JsonCursor::Error& e) {
     throw std::invalid_argument(where + ": not a campaign plan: column " + std::to_string(e.column) + ": " + e.message);
   }
-  if (format != kFormat) throw std::invalid_argument(where + ": not a campaign plan of this warpcheck (format '" + format + "')");
+  if (format != kPlanFormat) throw std::invalid_argument(where + ": not a campaign plan of this warpcheck (format '" + format + "')");
   // The shards must tile the range, so that the merged counts are the range's.
   uint64_t next = p.first_seed, total = 0;
   for (const ShardRange& r : p.shards) {

@@ -11,7 +11,7 @@ namespace warpcheck::campaign {
 
 namespace {
 
-constexpr const char* kFormat = "warpcheck-campaign-shard/1";
+constexpr const char* kShardFormat = "warpcheck-campaign-shard/1";
 
 // Each count once, by its name in the files: the writer, the reader and
 // the sum walk the same list, so no count can be written and not read.
@@ -81,7 +81,7 @@ std::string counts_json(const CampaignCounts& c) {
 
 std::string shard_result_json(const ShardResult& r) {
   std::string s = "{\"format\":";
-  append_json_string(s, kFormat);
+  append_json_string(s, kShardFormat);
   s += ",\"shard\":" + std::to_string(r.shard) + ",\"first_seed\":" + std::to_string(r.first_seed) +
        ",\"seeds\":" + std::to_string(r.seeds) + ",\"counts\":" + counts_json(r.counts) +
        ",\"started_ms\":" + std::to_string(r.started_ms) + ",\"finished_ms\":" + std::to_string(r.finished_ms) + ",\"host\":";
@@ -139,7 +139,7 @@ ShardResult parse_shard_result(const std::string& text, const std::string& where
   } catch (const detail::JsonCursor::Error& e) {
     throw std::invalid_argument(where + ": not a shard result: column " + std::to_string(e.column) + ": " + e.message);
   }
-  if (format != kFormat) throw std::invalid_argument(where + ": not a shard result of this warpcheck (format '" + format + "')");
+  if (format != kShardFormat) throw std::invalid_argument(where + ": not a shard result of this warpcheck (format '" + format + "')");
   return r;
 }
 

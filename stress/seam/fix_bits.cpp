@@ -1,6 +1,5 @@
 #include "stress/seam/fix_bits.hpp"
 
-#include <algorithm>
 #include <stdexcept>
 
 #include "stress/seam/structure.hpp"
@@ -17,10 +16,10 @@ std::string fix_names(FixTable fixes, uint32_t bits) {
 uint32_t named_fix_bits(const Options& o, FixTable fixes) {
   uint32_t bits = 0;
   for (const std::string& name : chosen_fixes(o)) {
-    const auto f = std::find_if(fixes.begin(), fixes.end(), [&](const Named<uint32_t>& e) { return e.name == name; });
+    const uint32_t* bit = value_named(fixes, name);
     // --fixes takes the catalogue's names: one the table lacks is a bug in the declaration.
-    if (f == fixes.end()) throw std::logic_error("fix " + name + " is declared but has no bit in the structure's fix table");
-    bits |= f->value;
+    if (!bit) throw std::logic_error("fix " + name + " is declared but has no bit in the structure's fix table");
+    bits |= *bit;
   }
   return bits;
 }

@@ -11,6 +11,7 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -50,11 +51,15 @@ constexpr bool one_bit_each(const Named<uint32_t> (&table)[N]) {
 }
 
 // The value called `name`; null when the table has no such name.
-template <class V, size_t N>
-constexpr const V* value_named(const Named<V> (&table)[N], std::string_view name) {
+template <class V>
+constexpr const V* value_named(std::span<const Named<V>> table, std::string_view name) {
   for (const Named<V>& e : table)
     if (e.name == name) return &e.value;
   return nullptr;
+}
+template <class V, size_t N>
+constexpr const V* value_named(const Named<V> (&table)[N], std::string_view name) {
+  return value_named(std::span<const Named<V>>(table), name);
 }
 
 // The name of `value`; empty when the table lacks it.

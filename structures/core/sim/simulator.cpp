@@ -49,6 +49,18 @@ void validate(const SimConfig& c) {
   if (c.visibility_steps == 0 || c.teams_per_block == 0) fail("visibility steps and teams per block must be at least 1");
   if (c.host_teams > c.teams) fail("more host teams than teams");
   const SchedulerInfo& s = scheduler_named(c.scheduler.name);
+  // A choice option kept by name (SimConfig::scheduler_options; one stored
+  // in a typed field holds its value already) is one of its declared
+  // choices, whichever scheduler declares it.
+  for (const SchedulerOption& o : s.options) {
+    if (o.type != SchedulerOption::Type::choice || o.store) continue;
+    const std::string v = option_text(c, s, o.name);
+    if (std::find(o.choices.begin(), o.choices.end(), v) == o.choices.end()) {
+      std::string choices;
+      for (std::string_view each : o.choices) choices += (choices.empty() ? "" : ", ") + std::string(each);
+      fail("--" + std::string(o.name) + " must be one of " + choices + ", got '" + v + "'");
+    }
+  }
   if (s.validate) s.validate(c);
 }
 
@@ -411,30 +423,22 @@ const char* order_name(core::order o) {
 }  // namespace
 
 uint64_t Simulator::read(uint32_t lane, const void* address, size_t bytes, core::order o, core::scope s) {
-  if (kTrace) {
-    uint64_t v = 0;
-    if (relaxed_) {
-      v = relaxed_->load(lanes_[lane].team, address, bytes, o, s, step_, lanes_[lane].last_load_step);
-      const auto& l = relaxed_->last_load;
-      std::fprintf(stderr, "T %lu t%u l%u LD.%s %s = %016lx", (unsigned long)step_, lanes_[lane].team, lanes_[lane].lane,
-                   order_name(o), describe(address).c_str(), (unsigned long)v);
-      if (l.tracked)
-        std::fprintf(stderr, " msg#%lu/%lu floor%lu w@%lu by t%d%s%s readable%zu\n", (unsigned long)l.serial,
-                     (unsigned long)l.newest, (unsigned long)l.floor, (unsigned long)l.written, (int)l.writer,
-                     l.released ? " REL" : "", l.serial < l.newest ? " STALE" : "", l.readable);
-      else
-        std::fprintf(stderr, " untracked\n");
-      accessed(lane, core::access::load, address, bytes, false, o, s);
-      return v;
-    }
-    std::memcpy(&v, address, bytes);
-    std::fprintf(stderr, "T %lu t%u l%u LD.%s %s = %016lx\n", (unsigned long)step_, lanes_[lane].team, lanes_[lane].lane,
-                 order_name(o), describe(address).c_str(), (unsigned long)v);
-  }
   accessed(lane, core::access::load, address, bytes, false, o, s);
-  if (relaxed_) return relaxed_->load(lanes_[lane].team, address, bytes, o, s, step_, lanes_[lane].last_load_step);
   uint64_t word = 0;
-  std::memcpy(&word, address, bytes);
+  if (relaxed_) word = relaxed_->load(lanes_[lane].team, address, bytes, o, s, step_, lanes_[lane].last_load_step);
+  else std::memcpy(&word, address, bytes);
+  if (kTrace) {
+    std::fprintf(stderr, "T %lu t%u l%u LD.%s %s = %016lx", (unsigned long)step_, lanes_[lane].team, lanes_[lane].lane,
+                 order_name(o), describe(address).c_str(), (unsigned long)word);
+    // In relaxed memory, which message the load read.
+    const RelaxedMemory::LastLoad* l = relaxed_ ? &relaxed_->last_load : nullptr;
+    if (l && l->tracked)
+      std::fprintf(stderr, " msg#%lu/%lu floor%lu w@%lu by t%d%s%s readable%zu\n", (unsigned long)l->serial,
+                   (unsigned long)l->newest, (unsigned long)l->floor, (unsigned long)l->written, (int)l->writer,
+                   l->released ? " REL" : "", l->serial < l->newest ? " STALE" : "", l->readable);
+    else
+      std::fprintf(stderr, relaxed_ ? " untracked\n" : "\n");
+  }
   return word;
 }
 
@@ -489,7 +493,9 @@ uint64_t Simulator::last_load_step(uint32_t lane) const { return lanes_[lane].la
 
 void Simulator::note_operation(uint32_t lane, std::string what) {
   if (kTrace && lanes_[lane].lane == 0)
-    std::fprintf(stderr, "T %lu t%u OP %s\n", (unsigned long)step_, lanes_[lane].team, what.c_str()); team_operation_[lanes_[lane].team] = std::move(what); }
+    std::fprintf(stderr, "T %lu t%u OP %s\n", (unsigned long)step_, lanes_[lane].team, what.c_str());
+  team_operation_[lanes_[lane].team] = std::move(what);
+}
 
 void Simulator::retire(uint32_t lane, const void* unit) {
   const auto base = shadow_.unit_base(unit);

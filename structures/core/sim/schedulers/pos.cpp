@@ -153,10 +153,6 @@ extern const SchedulerInfo kPosScheduler{
       return std::make_unique<PosScheduler>(c.seed, h, option_text(c, kPosScheduler, "pos-variant") != "basic",
                                             option_text(c, kPosScheduler, "pos-unit") != "lane");
     },
-    [](const SimConfig& c) {
-      const std::string v = option_text(c, kPosScheduler, "pos-variant"), u = option_text(c, kPosScheduler, "pos-unit");
-      if (v != "pos" && v != "basic") throw std::invalid_argument("simulator: --pos-variant must be pos or basic, got '" + v + "'");
-      if (u != "team" && u != "lane") throw std::invalid_argument("simulator: --pos-unit must be team or lane, got '" + u + "'");
-    }};
+    nullptr};  // its choice options are checked against their declared choices (simulator.cpp)
 
 }  // namespace warpcheck::sim
