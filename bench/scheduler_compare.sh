@@ -5,7 +5,8 @@
 # another, and joins the rows: for each mutant and run, the first seed
 # that catches it (seeds start at 1) and how many of the N seeds do, then
 # the totals (mutants caught, median seeds to the first catch).
-# Usage: bench/scheduler_compare.sh WARPCHECK SEEDS OUTDIR [SCHEDULER...]
+# Usage: [JOBS=N] bench/scheduler_compare.sh WARPCHECK SEEDS OUTDIR [SCHEDULER...]
+# (JOBS: that many scores at once, one a column and structure; default 1)
 # (default schedulers: random pct targeted pos; one with options of its own
 # is one argument, 'pos --pos-unit lane'). OUTDIR keeps each score's own
 # table (OUTDIR/S.md, spaces as _) and the joined one (OUTDIR/compare.md).
@@ -18,15 +19,39 @@ schedulers=("$@")
 [ ${#schedulers[@]} -gt 0 ] || schedulers=(random pct targeted pos)
 mkdir -p "$out"
 columns=(declared "${schedulers[@]}")
-for s in "${columns[@]}"; do
+# One score: a column (declared, or a scheduler), all structures or one.
+score() {  # COLUMN [STRUCTURE]
+  local args=(score --seeds "$seeds" --no-shrink)
+  [ "$1" = declared ] || args+=(--scheduler "$1")
+  [ -n "${2:-}" ] && args+=(--structure "$2")
+  nice "$wc" "${args[@]}" 2>&1
+}
+if [ "${JOBS:-1}" -gt 1 ]; then
+  # JOBS processes at once, one a (column, structure); each column's
+  # structures joined in the registry's order (warpcheck stress --help).
+  structures=$("$wc" stress --help | sed -n 's/^structures: \(.*\) (default.*/\1/p' | tr -d ,)
   start=$(date +%s)
-  if [ "$s" = declared ]; then
-    nice "$wc" score --seeds "$seeds" --no-shrink > "$out/$s.md" 2>&1
-  else
-    nice "$wc" score --seeds "$seeds" --no-shrink --scheduler "$s" > "$out/${s// /_}.md" 2>&1
-  fi
-  echo "$s: $(( $(date +%s) - start )) s" >> "$out/times.txt"
-done
+  running=0
+  for s in "${columns[@]}"; do
+    for st in $structures; do
+      score "$s" "$st" > "$out/part.${s// /_}.$st.md" &
+      running=$((running + 1))
+      if [ "$running" -ge "$JOBS" ]; then wait -n; running=$((running - 1)); fi
+    done
+  done
+  wait
+  for s in "${columns[@]}"; do
+    for st in $structures; do cat "$out/part.${s// /_}.$st.md"; done > "$out/${s// /_}.md"
+  done
+  rm -f "$out"/part.*.md
+  echo "all columns, $JOBS at once: $(( $(date +%s) - start )) s" >> "$out/times.txt"
+else
+  for s in "${columns[@]}"; do
+    start=$(date +%s)
+    score "$s" > "$out/${s// /_}.md"
+    echo "$s: $(( $(date +%s) - start )) s" >> "$out/times.txt"
+  done
+fi
 files=()
 for s in "${columns[@]}"; do files+=("$out/${s// /_}.md"); done
 # Rows "| structure | run | mutant | expected | first caught by | caught / seeds | first seed | ...": the

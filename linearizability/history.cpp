@@ -5,7 +5,6 @@
 #include <unordered_map>
 #include <unordered_set>
 
-#include "linearizability/op_place.hpp"
 #include "models/base/long_step.hpp"
 #include "models/base/quote.hpp"
 
@@ -214,6 +213,13 @@ std::optional<size_t> first_duplicate_id(const std::vector<Operation>& ops) {
     if (!seen.insert(ops[i].id).second) return i;
   }
   return std::nullopt;
+}
+
+std::string sentinel_name(const History& h, int64_t value) {
+  if (h.meta.string_values) return {};
+  if (value == 0xFFFFFFFFll) return h.meta.model == ModelId::PriorityQueue ? "INF" : "EMPTY";
+  if (value == 0xFFFFFFFEll) return "TOMBSTONE";
+  return {};
 }
 
 std::string describe_operation(const History& h, const Operation& op) {

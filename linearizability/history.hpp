@@ -104,6 +104,14 @@ std::optional<size_t> first_duplicate_id(const std::vector<Operation>& ops);
 // Why the history's failure record cannot be a run's (failure_record.hpp), or nullopt.
 std::optional<std::string> failure_error(const History& h);
 
+// The meaning of a 32-bit sentinel word a recorded run returned or passed,
+// as GPU structures use them: "EMPTY" (0xFFFFFFFF: an empty slot's key or
+// value, a find's not-found), "INF" for a priority queue's key, and
+// "TOMBSTONE" (0xFFFFFFFE: a deleted key); empty for any other value and
+// for string values. Named wherever they appear: a history's 4294967295 is
+// a 32-bit word's all-ones, whoever recorded it.
+std::string sentinel_name(const History& h, int64_t value);
+
 // One-line description of an operation: "insert(17) -> true".
 std::string describe_operation(const History& h, const Operation& op);
 

@@ -60,11 +60,4 @@ std::string OpPlaces::operator()(const Operation& op) const {
   return s;
 }
 
-std::string sentinel_name(const History& h, int64_t value) {
-  if (h.meta.string_values) return {};
-  if (value == 0xFFFFFFFFll) return h.meta.model == ModelId::PriorityQueue ? "INF" : "EMPTY";
-  if (value == 0xFFFFFFFEll) return "TOMBSTONE";
-  return {};
-}
-
 }  // namespace warpcheck

@@ -1,5 +1,5 @@
-// How reports name who ran an operation and what its values mean, in the
-// words of the run that recorded the history.
+// How reports name who ran an operation, in the words of the run that
+// recorded the history.
 #pragma once
 
 #include <string>
@@ -24,13 +24,5 @@ class OpPlaces {
   std::string team_ = "team", slot_ = "lane";
   bool slot_when_zero_ = true;
 };
-
-// The meaning of a 32-bit sentinel word a recorded run returned or passed,
-// as GPU structures use them: "EMPTY" (0xFFFFFFFF: an empty slot's key or
-// value, a find's not-found), "INF" for a priority queue's key, and
-// "TOMBSTONE" (0xFFFFFFFE: a deleted key); empty for any other value and
-// for string values. Named wherever they appear: a history's 4294967295 is
-// a 32-bit word's all-ones, whoever recorded it.
-std::string sentinel_name(const History& h, int64_t value);
 
 }  // namespace warpcheck

@@ -2,6 +2,8 @@
 
 #include <stdexcept>
 
+#include "linearizability/formats.hpp"
+
 namespace warpcheck {
 
 namespace {
@@ -84,5 +86,43 @@ History history_from_log(const HostLog& log, HistoryMeta meta, uint32_t launch) 
   }
   return h;
 }
+
+namespace record {
+
+namespace {
+
+std::string clock_name(core::clock_kind c) { return c == core::clock_kind::ticket ? "ticket" : "globaltimer"; }
+
+// The header's configuration: the recorder's shape and what it lost, then
+// the run's own parameters as given.
+std::string header_config(const Settings& s, uint64_t lost, uint64_t unrecorded) {
+  std::string out = "{\"recorder\":{\"team\":\"" + std::string(team_kind_name(s.team)) +
+                    "\",\"teams\":" + std::to_string(s.teams) + ",\"ops_per_team\":" + std::to_string(s.ops_per_team) +
+                    ",\"clock\":\"" + clock_name(s.clock) + "\",\"lost\":" + std::to_string(lost) +
+                    ",\"unrecorded\":" + std::to_string(unrecorded) + "}";
+  if (!s.config.empty()) out += ",\"run\":" + s.config;
+  return out + "}";
+}
+
+}  // namespace
+
+History recorded_history(const HostLog& log, const Settings& s, uint64_t unrecorded) {
+  validate(s);
+  const Summary sum = summarize(log, s, unrecorded);
+  HistoryMeta meta;
+  meta.model = find_model(s.model)->id;
+  meta.seed = s.seed;
+  meta.config = header_config(s, sum.lost, unrecorded);
+  History h = history_from_log(log, std::move(meta));
+  if (unrecorded) h.meta.incomplete = true;
+  return h;
+}
+
+Summary write_history(const HostLog& log, const Settings& s, uint64_t unrecorded, const std::string& path) {
+  save_history(recorded_history(log, s, unrecorded), path, HistoryFormat::Binary);
+  return summarize(log, s, unrecorded);
+}
+
+}  // namespace record
 
 }  // namespace warpcheck

@@ -6,26 +6,8 @@
 
 #include "linearizability/formats.hpp"
 #include "linearizability/json_cursor.hpp"
-#include "stress/recorder/recorded_history.hpp"
 
 namespace warpcheck::record {
-
-namespace {
-
-std::string clock_name(core::clock_kind c) { return c == core::clock_kind::ticket ? "ticket" : "globaltimer"; }
-
-// The header's configuration: the recorder's shape and what it lost, then
-// the run's own parameters as given.
-std::string header_config(const Settings& s, uint64_t lost, uint64_t unrecorded) {
-  std::string out = "{\"recorder\":{\"team\":\"" + std::string(team_kind_name(s.team)) +
-                    "\",\"teams\":" + std::to_string(s.teams) + ",\"ops_per_team\":" + std::to_string(s.ops_per_team) +
-                    ",\"clock\":\"" + clock_name(s.clock) + "\",\"lost\":" + std::to_string(lost) +
-                    ",\"unrecorded\":" + std::to_string(unrecorded) + "}";
-  if (!s.config.empty()) out += ",\"run\":" + s.config;
-  return out + "}";
-}
-
-}  // namespace
 
 std::string_view team_kind_name(team_kind team) {
   switch (team) {
@@ -102,23 +84,6 @@ Summary summarize(const HostLog& log, const Settings& s, uint64_t unrecorded) {
   }
   if (!out.message.empty()) out.message += "; a check of this history answers UNKNOWN";
   return out;
-}
-
-History recorded_history(const HostLog& log, const Settings& s, uint64_t unrecorded) {
-  validate(s);
-  const Summary sum = summarize(log, s, unrecorded);
-  HistoryMeta meta;
-  meta.model = find_model(s.model)->id;
-  meta.seed = s.seed;
-  meta.config = header_config(s, sum.lost, unrecorded);
-  History h = history_from_log(log, std::move(meta));
-  if (unrecorded) h.meta.incomplete = true;
-  return h;
-}
-
-Summary write_history(const HostLog& log, const Settings& s, uint64_t unrecorded, const std::string& path) {
-  save_history(recorded_history(log, s, unrecorded), path, HistoryFormat::Binary);
-  return summarize(log, s, unrecorded);
 }
 
 std::unique_ptr<HostLog> make_host_log(const Settings& s) {

@@ -62,6 +62,7 @@ Summary summarize(const HostLog& log, const Settings& s, uint64_t unrecorded);
 // of the model (the message names the team and the record) or a file that
 // cannot be written. An incomplete recording is written, marked
 // incomplete: `warpcheck check` then answers UNKNOWN, never LINEARIZABLE.
+// Defined in recorded_history.cpp, with the rest that needs History.
 Summary write_history(const HostLog& log, const Settings& s, uint64_t unrecorded, const std::string& path);
 
 // Host buffers for `s` (a recording, or a device recording's copy);

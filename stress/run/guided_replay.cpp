@@ -10,16 +10,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-std::string shape_text(const Target& t) {
-  return std::to_string(t.shape.teams) + " teams of " + std::to_string(t.sim_lanes) + " lanes, " + std::to_string(t.shape.per_lane) +
-         " operations a lane";
-}
-
-bool same_shape(const Target& a, const Target& b) {
-  return a.shape.teams == b.shape.teams && a.shape.lanes == b.shape.lanes && a.shape.per_lane == b.shape.per_lane &&
-         a.sim_lanes == b.sim_lanes;
-}
-
 // More results as the GPU's; then fewer forced gates, fewer unmatched operations.
 bool closer(const sim::GuidanceReport& a, const sim::GuidanceReport& b) {
   if (a.equal != b.equal) return a.equal > b.equal;
@@ -28,59 +18,6 @@ bool closer(const sim::GuidanceReport& a, const sim::GuidanceReport& b) {
 }
 
 }  // namespace
-
-std::shared_ptr<const sim::Guide> guide_from_history(const History& h) {
-  auto guide = std::make_shared<sim::Guide>();
-  std::vector<uint32_t> next_slot;  // per team: a team's operations are in record order in the history
-  for (const Operation& op : h.ops) {
-    if (op.team >= next_slot.size()) next_slot.resize(size_t(op.team) + 1, 0);
-    sim::GuideOp g;
-    g.stream = op.team;
-    g.slot = next_slot[op.team]++;
-    g.job = op.lane;
-    g.kind = op.data.kind;
-    g.call = op.call;
-    if (!op.pending()) {
-      g.ret = op.ret;
-      g.result_kind = op.data.result_kind;
-      g.result = op.data.result;
-    }
-    const OpSpec* spec = h.model().spec(op.data.kind);
-    g.compare_result = spec && spec->returns != Returns::Keys;  // a batch's keys are not in the recorder's result word
-    guide->ops.push_back(g);
-  }
-  return guide;
-}
-
-std::shared_ptr<const sim::Guide> guide_of(const StressRequest& req, const Target& target, const Ops& workload) {
-  if (req.guide) return req.guide;
-  const Options& o = req.options;
-  if (!o.has_value("guide"))
-    throw std::invalid_argument("--scheduler guided follows a GPU run's history: give it as --guide FILE (with its --workload), "
-                                "or replay a guided run with its --schedule");
-  if (!req.workload && !req.repro_seed)
-    throw std::invalid_argument("--scheduler guided runs the guide's workload: give it as --workload @FILE (warpcheck repro "
-                                "--in-simulator writes it), or repro the GPU run's seed");
-  const std::string& path = o.text("guide");
-  const History h = load_history(path);
-  if (h.meta.config.empty()) throw std::invalid_argument("--guide " + path + ": it holds no run configuration (not a stress run's history)");
-  const std::string unfit = "--guide " + path + " is not this run's: ";
-  Registry one;
-  one.structures = {*req.structure};
-  StressRequest gpu;
-  try {
-    gpu = request_from_configuration(one, h.meta.config, path, {}, {});
-  } catch (const std::invalid_argument& e) {
-    throw std::invalid_argument(unfit + e.what());
-  }
-  const Target gpu_target = req.structure->configure(gpu.options);
-  if (!same_shape(gpu_target, target))
-    throw std::invalid_argument(unfit + "it ran " + shape_text(gpu_target) + ", this run has " + shape_text(target));
-  const Ops guide_workload = gpu.workload ? *gpu.workload : materialize(gpu_target.shape, generate_slots(gpu_target.shape, h.meta.seed));
-  if (format_workload(guide_workload) != format_workload(workload))
-    throw std::invalid_argument(unfit + "its workload differs (give the --workload repro --in-simulator wrote, or the GPU run's seed)");
-  return guide_from_history(h);
-}
 
 std::string declared_simulator_flags(const Structure& s, const Options& gpu_options) {
   const size_t m = mutant_index(s.spec, gpu_options);

@@ -9,23 +9,14 @@
 #include <optional>
 #include <string>
 
-#include "stress/run/stress_session.hpp"
+#include "stress/run/guide_from_history.hpp"
+#include "stress/run/stress_request.hpp"
 
 namespace warpcheck {
 
 // The simulator's teams, lanes and shapes are bounded by memory and time:
 // a GPU run with more lanes than this is not tried there.
 inline constexpr uint64_t kMostSimulatorLanes = 4096;
-
-// A history's operations as a guide: each one's stream (team), its place in
-// the stream (its order among the team's operations in the history), its
-// job id, interval and result.
-std::shared_ptr<const sim::Guide> guide_from_history(const History& h);
-
-// The guide of a request's guided run: the one it holds, or --guide's
-// file, checked against the run (the same structure, shape and workload).
-// Throws std::invalid_argument saying what is missing or differs.
-std::shared_ptr<const sim::Guide> guide_of(const StressRequest& request, const Target& target, const Ops& workload);
 
 // The simulator options that a GPU run of a planted bug lacks: those of
 // the bug's declared run (--list-mutants) whose GPU options are the run's

@@ -5,7 +5,7 @@
 #pragma once
 #include <ostream>
 
-#include "stress/run/stress_session.hpp"
+#include "stress/run/stress_request.hpp"
 
 namespace warpcheck {
 

@@ -1,6 +1,5 @@
 #include "stress/seam/structure.hpp"
 
-#include "stress/seam/registry.hpp"
 
 #include <algorithm>
 #include <set>
@@ -219,20 +218,4 @@ void check_applicability(const StructureSpec& s, const Options& o) {
     for (const FixSpec& f : s.fixes)
       if (f.name == name) check_applies("fix " + f.name, f.applies, o);
 }
-
-// The registry's look-ups live with the type (stress/), its list with the
-// adapters (registry.cpp, in warpcheck_targets): the stress session finds
-// structures by name without linking every adapter.
-const Structure* Registry::find(std::string_view name) const {
-  for (const Structure& s : structures)
-    if (s.spec.name == name) return &s;
-  return nullptr;
-}
-
-std::string Registry::names() const {
-  std::string s;
-  for (const Structure& st : structures) s += (s.empty() ? "" : ", ") + st.spec.name;
-  return s;
-}
-
 }  // namespace warpcheck

@@ -121,6 +121,32 @@ done < <(grep -rn '#include "[^"]*/detail/' structures models linearizability st
            --include='*.hpp' --include='*.cpp' --include='*.cuh' --include='*.cu' --include='*.h' 2>/dev/null)
 # --- end of the base and detail/ folders ---
 
+# --- No cycles between modules ---
+# A module is a header with its sources (x.hpp, x.cpp, x.cu, x.cuh: one
+# path without its extension); it depends on the modules whose headers it
+# includes. Those dependencies form no cycle, inside a folder as across
+# folders, so each module can be read, tested and replaced from below. A
+# detail/ file may include its owner's headers: it is their implementation
+# (cuCollections' detail/*.inl pattern). One pair is one concept split in
+# two, and allowed: the simulator makes its teams' handles (sim_team) and
+# the handles call the simulator back.
+allowed_pairs=" structures/core/sim/sim_team>structures/core/sim/simulator structures/core/sim/simulator>structures/core/sim/sim_team "
+edges=$(grep -rn '#include "' models linearizability structures stress tools \
+          --include='*.hpp' --include='*.cpp' --include='*.cuh' --include='*.cu' --include='*.h' |
+        sed -n 's/^\([^:]*\)\.[a-z]*:[0-9]*:#include "\([^"]*\)\.[a-z]*".*/\1 \2/p' |
+        while read -r from to; do
+          [ "$from" = "$to" ] && continue
+          [[ $from == */detail/* ]] && [ "$(owner_of "${from%%/detail/*}/")" = "$(owner_of "$to")" ] && [[ $to != */detail/* ]] && continue
+          [[ $allowed_pairs == *" $from>$to "* ]] && continue
+          echo "$from $to"
+        done)
+loops=$(tsort <<<"$edges" 2>&1 >/dev/null)
+if [ -n "$loops" ]; then
+  echo "FAIL: modules that depend on each other (each loop's members; tsort's words):"
+  echo "$loops"
+  bad=$((bad + 1))
+fi
+# --- end of the cycles ---
 
-[ $bad -eq 0 ] && echo "layering: models <- linearizability, structures <- stress <- tools, and stress/'s rooms: no include goes up; examples include the package's public headers; models/base/ includes only itself and the standard library; no folder reaches into another's detail/"
+[ $bad -eq 0 ] && echo "layering: models <- linearizability, structures <- stress <- tools, and stress/'s rooms: no include goes up; examples include the package's public headers; models/base/ includes only itself and the standard library; no folder reaches into another's detail/; no two modules depend on each other"
 exit $((bad > 0))

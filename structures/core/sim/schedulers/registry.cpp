@@ -3,7 +3,7 @@
 
 #include <stdexcept>
 
-#include "structures/core/sim/simulator.hpp"
+#include "structures/core/sim/sim_config.hpp"
 
 namespace warpcheck::sim {
 
