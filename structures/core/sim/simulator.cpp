@@ -1,8 +1,5 @@
 #include "structures/core/sim/simulator.hpp"
 
-#include <sys/mman.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <cstring>
 #include <boost/context/fiber.hpp>
@@ -15,12 +12,13 @@
 #include <cstdlib>
 
 #include "models/base/splitmix.hpp"
+#include "structures/core/sim/detail/fiber_stacks.hpp"
+#include "structures/core/sim/detail/simulator_state.hpp"
 #include "structures/core/sim/schedulers/registry.hpp"
 #include "structures/core/sim/sim_team.hpp"
 
 namespace warpcheck::sim {
 
-namespace ctx = boost::context;
 
 std::string_view outcome_name(Outcome o) {
   switch (o) {
@@ -63,109 +61,6 @@ void validate(const SimConfig& c) {
   }
   if (s.validate) s.validate(c);
 }
-
-namespace {
-
-// Guarded stacks, kept per OS thread and reused across runs: a run of 128
-// lanes would otherwise map and unmap 128 stacks.
-class StackCache {
- public:
-  ~StackCache() {
-    for (auto& [size, stacks] : free_)
-      for (void* base : stacks) munmap(base, size + page());
-  }
-  ctx::stack_context allocate(size_t size) {
-    void* base;
-    auto& list = free_[size];
-    if (!list.empty()) {
-      base = list.back();
-      list.pop_back();
-    } else {
-      base = mmap(nullptr, size + page(), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-      if (base == MAP_FAILED) throw std::bad_alloc();
-      mprotect(base, page(), PROT_NONE);  // overflow faults instead of corrupting a neighbour
-    }
-    ctx::stack_context sc;
-    sc.size = size;
-    sc.sp = static_cast<char*>(base) + page() + size;
-    return sc;
-  }
-  void deallocate(ctx::stack_context& sc) {
-    free_[sc.size].push_back(static_cast<char*>(sc.sp) - sc.size - page());
-  }
-  static size_t page() {
-    static const size_t p = static_cast<size_t>(sysconf(_SC_PAGESIZE));
-    return p;
-  }
-
- private:
-  std::map<size_t, std::vector<void*>> free_;
-};
-
-thread_local StackCache stack_cache;
-
-struct CachedStack {
-  size_t size;
-  ctx::stack_context allocate() { return stack_cache.allocate(size); }
-  void deallocate(ctx::stack_context& sc) noexcept { stack_cache.deallocate(sc); }
-};
-
-std::string access_name(core::access a) {
-  switch (a) {
-    case core::access::load: return "load";
-    case core::access::store: return "store";
-    case core::access::rmw: return "read-modify-write";
-    case core::access::fence: return "fence";
-    case core::access::collective: return "collective";
-    case core::access::spin: return "spin";
-    case core::access::exit: return "exit";
-  }
-  return "?";
-}
-
-std::string_view collective_name(Collective c) {
-  static constexpr std::string_view names[] = {"sync", "ballot", "shfl", "any", "all", "count", "coalesced load"};
-  return names[static_cast<int>(c)];
-}
-
-}  // namespace
-
-struct Simulator::Lane {
-  uint32_t team = 0, lane = 0;
-  // Gated: at its operation's begin, held there by the scheduler (guided runs).
-  enum class State : uint8_t { Runnable, Blocked, Gated, Done } state = State::Runnable;
-  core::access waiting = core::access::load;  // what it does next
-  const void* on = nullptr;                   // at which address
-  const void* spin_on = nullptr;              // its current spin loop waits on this word
-  uint64_t spins = 0;                         // iterations of that loop
-  Collective at = Collective::Sync;           // its collective, when blocked at one
-  uint64_t last_load_step = 0;                // when its last load took its value
-  bool delayed = false;                       // runnable, but its team sits out a delay
-  core::order order = core::order::relaxed;  // its next access's order and scope
-  core::scope scope = core::scope::gpu;
-  bool beginning = false;  // at an operation's begin (an operation point)
-};
-
-struct Simulator::Group {
-  Collective op = Collective::Sync;
-  uint32_t arrived = 0;
-  uint32_t first = 0;  // the lane that opened this collective
-  std::vector<uint64_t> in, out;
-  std::vector<uint32_t> src;
-  // A coalesced load: each lane's address and width, its segment's leader,
-  // and what it loaded when.
-  std::vector<uint64_t> address, loaded, loaded_step;
-  std::vector<uint32_t> leader;
-  std::vector<uint8_t> bytes;
-};
-
-struct Simulator::Engine {
-  explicit Engine(uint32_t lanes) : runnable(lanes) {}
-  std::vector<ctx::fiber> fibers;
-  ctx::fiber main;
-  std::unique_ptr<Scheduler> scheduler;
-  RunQueue runnable;
-};
 
 Simulator::Simulator(SimConfig config) : config_(std::move(config)) {
   validate(config_);
@@ -615,124 +510,6 @@ uintptr_t Simulator::object_of(const void* address) const {
   // slab, a chunk, a node, a wide pair); elsewhere, the 128-byte line.
   if (shadow_.unit_bytes(address) >= 16) return *shadow_.unit_base(address);
   return reinterpret_cast<uintptr_t>(address) & ~uintptr_t(127);
-}
-
-std::string Simulator::team_word() const { return team_word_for(config_.lanes, config_.team_word); }
-
-std::string Simulator::team_name(uint32_t team) const { return team_word() + " " + std::to_string(team); }
-
-std::string Simulator::lane_name(uint32_t lane) const {
-  return lane_place(team_word(), lanes_[lane].team, lanes_[lane].lane);
-}
-
-// A shadow-state fault: who touched which unit in which state ("a zombie"
-// for a retired one, with who marked it and when).
-std::string Simulator::unit_fault_message(uint32_t lane, std::string_view access, const void* address,
-                                          core::unit_state state) const {
-  std::ostringstream m;
-  m << lane_name(lane) << ": " << access << " of " << describe(address) << ", ";
-  if (state == core::unit_state::retired) {
-    m << "a zombie";
-    const auto base = shadow_.unit_base(address);
-    const auto it = base ? retired_.find(*base) : retired_.end();
-    if (it != retired_.end()) m << " (marked by " << team_name(it->second.team) << " at step " << it->second.step << ")";
-  } else {
-    m << "a" << (state == core::unit_state::uninitialized || state == core::unit_state::allocated ? "n " : " ")
-      << unit_state_name(state) << " unit";
-  }
-  m << ", at step " << step_;
-  return m.str();
-}
-
-std::string Simulator::describe(const void* address) const {
-  std::ostringstream s;
-  if (auto name = shadow_.name_of(address)) return *name;
-  s << address;
-  return s.str();
-}
-
-void Simulator::describe_blocked(RunReport& r) const {
-  std::ostringstream d;
-  std::map<uint32_t, std::set<uint32_t>> waits_for;  // team -> lock-owning teams it waits on
-  auto owner_of = [&](const void* lock) -> std::optional<uint32_t> {
-    for (auto& [l, team] : lock_owner_)
-      if (l == lock) return team;
-    return std::nullopt;
-  };
-  for (uint32_t t = 0; t < config_.teams; ++t) {
-    std::vector<std::string> parts;
-    uint32_t done = 0;
-    for (uint32_t i = 0; i < config_.lanes;) {
-      const Lane& l = lanes_[t * config_.lanes + i];
-      if (l.state == Lane::State::Done) {
-        ++done;
-        ++i;
-        continue;
-      }
-      // Lanes in a row doing the same thing are listed once.
-      uint32_t j = i + 1;
-      while (j < config_.lanes) {
-        const Lane& m = lanes_[t * config_.lanes + j];
-        const bool same = m.state == l.state && m.spin_on == l.spin_on &&
-                          (l.spin_on || (m.waiting == l.waiting && m.on == l.on && m.at == l.at));
-        if (!same) break;  // lanes spinning on one word group together, whichever step of the loop they are at
-        ++j;
-      }
-      std::ostringstream p;
-      const std::string team = team_word();
-      const char* word = team == "block" ? "thread" : "lane";
-      if (team != "thread")  // a thread's name says it all
-        p << word << (j - i > 1 ? "s " + std::to_string(i) + "-" + std::to_string(j - 1) : " " + std::to_string(i));
-      if (l.spin_on) {
-        p << " spinning on " << describe(l.spin_on) << " (" << l.spins << " iterations";
-        if (auto o = owner_of(l.spin_on)) {
-          p << ", held by " << team_name(*o) << (*o == t ? ", itself" : "");
-          waits_for[t].insert(*o);
-        }
-        p << ")";
-      } else if (l.state == Lane::State::Blocked) {
-        p << " waiting at " << collective_name(l.at);
-      } else if (l.state == Lane::State::Gated) {
-        p << " " << engine_->scheduler->gate_of(t * config_.lanes + i);
-      } else if (l.beginning) {
-        p << " runnable, next: begins an operation";
-      } else {
-        p << " runnable, next " << access_name(l.waiting);
-        if (l.on) p << " of " << describe(l.on);
-      }
-      parts.push_back(p.str());
-      i = j;
-    }
-    if (parts.empty()) continue;
-    d << "  " << team_name(t) << ":";
-    for (size_t k = 0; k < parts.size(); ++k) d << (k ? "; " : parts[k][0] == ' ' ? "" : " ") << parts[k];
-    if (done) d << "; " << done << (team_word() == "block" ? " threads finished" : " lanes finished");
-    d << "\n";
-  }
-  for (auto& [lock, team] : lock_owner_) d << "  lock " << describe(lock) << " held by " << team_name(team) << "\n";
-  // A wait-for cycle, starting from the faulting team when it is on one.
-  std::vector<uint32_t> starts{r.team};
-  for (auto& [t, _] : waits_for) starts.push_back(t);
-  for (uint32_t start : starts) {
-    std::vector<uint32_t> path{start};
-    std::set<uint32_t> seen{start};
-    while (waits_for.count(path.back())) {
-      const uint32_t next = *waits_for.at(path.back()).begin();
-      if (next == start) {
-        r.wait_cycle = path;
-        break;
-      }
-      if (!seen.insert(next).second) break;
-      path.push_back(next);
-    }
-    if (!r.wait_cycle.empty()) break;
-  }
-  if (!r.wait_cycle.empty()) {
-    d << "  wait-for cycle:";
-    for (uint32_t t : r.wait_cycle) d << " " << team_name(t) << " ->";
-    d << " " << team_name(r.wait_cycle.front()) << "\n";
-  }
-  r.details += d.str();
 }
 
 RunReport Simulator::run(const std::function<void(sim_team&)>& body) {
