@@ -113,7 +113,7 @@ CheckResult check_typed(const History& h, const CheckOptions& opt) {
   budget.memory_limit = opt.memory_limit_bytes;
   budget.resident_limit = opt.resident_limit_bytes;
 
-  const Partitions parts = partition_history(h, opt.partition && Model::partition_by_key);
+  const Partitions parts = partition_history(h, opt.partition && ModelTraits<Model>::partition_by_key);
   const size_t count = parts.count();
   result.partitions = count;
   result.algorithm = opt.prune ? "wing-gong-lowe search (just-in-time, memoized, pruned)"
@@ -280,7 +280,7 @@ std::optional<CheckResult> decide_distinct_values(const History& h, const CheckO
   Partitions evidence;
   evidence.ops = fast.evidence;
   evidence.begin = {0, evidence.ops.size()};
-  if constexpr (Model::partition_by_key) {  // a keyed procedure's evidence lies on one key
+  if constexpr (ModelTraits<Model>::partition_by_key) {  // a keyed procedure's evidence lies on one key
     evidence.by_key = true;
     evidence.key = {h.ops[evidence.ops.front()].data.key};
   }
