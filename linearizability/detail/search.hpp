@@ -77,12 +77,12 @@
 #include <cstdint>
 #include <numeric>
 #include <span>
-#include <unordered_set>
 #include <vector>
 
 #include <absl/container/flat_hash_map.h>
 
 #include "linearizability/budget.hpp"
+#include "linearizability/detail/equivalent_ops.hpp"
 #include "linearizability/detail/memo_cache.hpp"
 #include "linearizability/detail/radix_order.hpp"
 #include "linearizability/history.hpp"
@@ -452,64 +452,6 @@ class Search {
     }
   }
 
-  // Renames values nobody observes to one placeholder (see the header).
-  static uint8_t args_of(OpKind kind) {
-    for (const OpSpec& spec : Model::ops)
-      if (spec.kind == kind) return spec.args;
-    return 0;
-  }
-
-  void rename_unobserved_values() {
-    // Appended pieces are compared by their text, joined: none is unobserved.
-    for (const OpData& d : data_)
-      if (d.kind == OpKind::Append) return;
-    std::unordered_set<int64_t> observed;
-    for (const OpData& d : data_) {
-      if (!d.pending && d.result_kind == ResultKind::Value) observed.insert(d.result);
-      if (args_of(d.kind) & kArgExpected) observed.insert(d.expected);
-    }
-    int64_t placeholder = INT64_MIN;
-    while (observed.count(placeholder)) ++placeholder;
-    for (OpData& d : data_)
-      if ((args_of(d.kind) & kArgValue) && !observed.count(d.value)) d.value = placeholder;
-  }
-
-  // Groups operations with identical effect on every state.
-  void classify(const History& h) {
-    struct Key {
-      const OpData* d;
-      const int64_t* pool;
-      bool operator==(const Key& o) const {
-        const OpData &a = *d, &b = *o.d;
-        return a.kind == b.kind && a.pending == b.pending && a.result_kind == b.result_kind && a.key == b.key &&
-               a.value == b.value && a.expected == b.expected && a.result == b.result && a.keys_count == b.keys_count &&
-               a.out_count == b.out_count && std::equal(pool + a.keys_begin, pool + a.keys_begin + a.keys_count, pool + b.keys_begin) &&
-               std::equal(pool + a.out_begin, pool + a.out_begin + a.out_count, pool + b.out_begin);
-      }
-    };
-    struct KeyHash {
-      size_t operator()(const Key& k) const {
-        const OpData& d = *k.d;
-        uint64_t x = mix64(uint64_t(d.kind) | uint64_t(d.pending) << 8 | uint64_t(d.result_kind) << 16);
-        for (int64_t v : {d.key, d.value, d.expected, d.result}) x = mix64(x ^ uint64_t(v));
-        for (uint32_t i = 0; i < d.keys_count; ++i) x = mix64(x ^ uint64_t(k.pool[d.keys_begin + i]));
-        for (uint32_t i = 0; i < d.out_count; ++i) x = mix64(x ^ uint64_t(k.pool[d.out_begin + i]) ^ 0x51);
-        return size_t(x);
-      }
-    };
-    absl::flat_hash_map<Key, uint32_t, KeyHash> ids;
-    ids.reserve(n_ * 2);
-    class_.resize(n_);
-    class_size_.clear();
-    for (uint32_t i = 0; i < n_; ++i) {
-      if (i % 65536 == 65535) poll_long_step();
-      auto [it, fresh] = ids.try_emplace(Key{&data_[i], h.key_pool.data()}, uint32_t(class_size_.size()));
-      if (fresh) class_size_.push_back(0);
-      class_[i] = it->second;
-      ++class_size_[it->second];
-    }
-  }
-
   int32_t head() const { return int32_t(2 * n_); }
   int32_t end() const { return int32_t(2 * n_ + 1); }
   bool is_return(int32_t entry) const { return entry_is_return_[entry]; }
@@ -569,8 +511,8 @@ class Search {
       ret_[i] = h.ops[global_[i]].ret;
     }
     poll_long_step();
-    if (prune_ && Traits::opaque_values) rename_unobserved_values();
-    classify(h);
+    if (prune_ && Traits::opaque_values) rename_unobserved_values(data_, Model::ops);
+    classify_equivalent(data_, h.key_pool.data(), class_, class_size_);
     poll_long_step();
     prepare_blocks();
     by_return_.resize(n_);
