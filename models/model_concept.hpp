@@ -17,6 +17,7 @@
 //       return op.pending || (op.result_kind == ResultKind::Value && op.result == s);
 //     }
 //   };
+// checked with check_against_model<IntRegister>(history) (linearizability/check_model.hpp).
 #pragma once
 
 #include <concepts>
