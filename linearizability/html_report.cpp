@@ -3,6 +3,7 @@
 #include "linearizability/json_string.hpp"
 #include "linearizability/op_place.hpp"
 #include "models/base/value_strings.hpp"
+#include "models/model_traits.hpp"
 
 #include <algorithm>
 #include <map>
@@ -25,7 +26,7 @@ std::vector<std::pair<std::string, std::string>> states_along(const History& h, 
   typename Model::State s = Model::initial();
   bool known = true;
   auto describe = [](const typename Model::State& st) {
-    std::string d = Model::describe(st);
+    std::string d = ModelTraits<Model>::describe(st);
     return d.size() > 160 ? d.substr(0, 157) + "..." : d;
   };
   for (uint32_t i : order) {
@@ -33,7 +34,7 @@ std::vector<std::pair<std::string, std::string>> states_along(const History& h, 
     std::string before = known ? describe(s) : "?";
     bool stepped = false;
     const OpData& d = h.ops[i].data;
-    for (uint32_t c = 0; known && c < Model::choices(s, d, h.key_pool.data()) && !stepped; ++c) {
+    for (uint32_t c = 0; known && c < ModelTraits<Model>::choices(s, d, h.key_pool.data()) && !stepped; ++c) {
       auto next = s;
       if (Model::step(next, d, h.key_pool.data(), c)) {
         s = std::move(next);

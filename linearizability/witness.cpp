@@ -8,6 +8,7 @@
 #include "linearizability/detail/parallel_parts.hpp"
 #include "models/base/long_step.hpp"
 #include "models/base/value_strings.hpp"
+#include "models/model_traits.hpp"
 
 namespace warpcheck {
 
@@ -33,7 +34,7 @@ std::optional<std::string> replay_in_order(const History& h, std::span<const uin
   while (i < order.size()) {
     if (i % 65536 == 65535) detail::poll_long_step();
     const OpData& d = h.ops[order[i]].data;
-    const uint32_t choices = Model::choices(state, d, pool);
+    const uint32_t choices = ModelTraits<Model>::choices(state, d, pool);
     bool applied = false;
     if (choices == 1 && choice == 0) {
       applied = Model::step(state, d, pool, 0);  // a failed step's partial effect is never used
@@ -67,7 +68,7 @@ std::optional<std::string> replay_in_order(const History& h, std::span<const uin
 
 template <class Model>
 std::optional<std::string> replay(const History& h, const std::vector<uint32_t>& order) {
-  if (!Model::partition_by_key) return replay_in_order<Model>(h, order);
+  if (!ModelTraits<Model>::partition_by_key) return replay_in_order<Model>(h, order);
   // Per key, keeping the order inside each key, so each replay state stays
   // small, and keys on several threads when there are enough operations.
   std::vector<uint32_t> by_key(order);

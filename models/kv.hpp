@@ -15,6 +15,10 @@ namespace warpcheck {
 struct KvModel : detail::PairsModelBase {
   static constexpr std::string_view name = "kv";
   static constexpr bool partition_by_key = true;
+  // Values are only compared with results and expected values (appended
+  // pieces by their joined text: the search renames nothing where an
+  // append is).
+  static constexpr bool opaque_values = true;
   static constexpr OpSpec ops[] = {
       {OpKind::Read, kArgKey, Returns::ValueOrAbsent},
       {OpKind::Write, kArgKey | kArgValue, Returns::Nothing},

@@ -13,6 +13,8 @@ namespace warpcheck {
 struct MapModel : detail::PairsModelBase {
   static constexpr std::string_view name = "map";
   static constexpr bool partition_by_key = true;
+  // Values are only compared with results and expected values.
+  static constexpr bool opaque_values = true;
   static constexpr OpSpec ops[] = {
       {OpKind::Insert, kArgKey | kArgValue, Returns::Bool},
       {OpKind::Upsert, kArgKey | kArgValue, Returns::Nothing},

@@ -16,6 +16,8 @@ namespace warpcheck {
 struct MultimapModel : detail::PairsModelBase {
   static constexpr std::string_view name = "multimap";
   static constexpr bool partition_by_key = true;
+  // Values are only compared with results and expected values.
+  static constexpr bool opaque_values = true;
   static constexpr OpSpec ops[] = {
       {OpKind::Insert, kArgKey | kArgValue, Returns::Nothing},
       {OpKind::Erase, kArgKey, Returns::ValueOrAbsent},

@@ -52,6 +52,8 @@ inline std::string describe_register(const RegisterState& r) {
 // Everything but the name and the operation list, shared by both registers.
 struct RegisterModelBase : detail::ModelBase<RegisterState> {
   static constexpr bool partition_by_key = false;
+  // Values are only compared with results and expected values.
+  static constexpr bool opaque_values = true;
 
   // True when the operation cannot change any state (an observer, or an
   // update whose recorded result says it failed): the shrinker may drop it

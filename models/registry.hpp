@@ -8,7 +8,7 @@
 
 #include "models/kv.hpp"
 #include "models/map.hpp"
-#include "models/model_concept.hpp"
+#include "models/model_traits.hpp"
 #include "models/multimap.hpp"
 #include "models/priority_queue.hpp"
 #include "models/queue.hpp"
@@ -37,7 +37,7 @@ struct ModelInfo {
 template <class M>
 constexpr ModelInfo model_info(ModelId id) {
   static_assert(SequentialModel<M>, "a model must meet the SequentialModel contract (models/model_concept.hpp)");
-  return {id, M::name, M::partition_by_key, std::span<const OpSpec>(M::ops)};
+  return {id, M::name, ModelTraits<M>::partition_by_key, std::span<const OpSpec>(M::ops)};
 }
 
 inline constexpr ModelInfo kModels[] = {

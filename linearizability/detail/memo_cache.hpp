@@ -17,6 +17,7 @@
 
 #include "linearizability/budget.hpp"
 #include "linearizability/detail/huge_page_allocator.hpp"
+#include "models/model_traits.hpp"
 
 namespace warpcheck::detail {
 
@@ -71,7 +72,7 @@ class MemoCache {
     words_.insert(words_.end(), bits + first, bits + first + nwords);
     if (store_state) {
       states_.push_back(state);
-      state_heap_bytes_ += state.heap_bytes();
+      state_heap_bytes_ += state_heap_bytes(state);
     }
     ++count_;
     if (grow_now) grow();

@@ -27,9 +27,9 @@
 // was invoked before a returned; both are callable now).
 //
 // Written values that no completed result and no CAS expected value
-// mentions are renamed to one placeholder before searching: every model
-// compares values only with observed ones, so no step changes outcome, and
-// concurrent unread writes become equivalent.
+// mentions are renamed to one placeholder before searching, where the model
+// says it compares values only with observed ones (OpaqueValuesModel): no
+// step changes outcome, and concurrent unread writes become equivalent.
 //
 // A pending operation is never linearized where it changes nothing: it is
 // optional, so any extension that places it there stays valid without it.
@@ -41,7 +41,7 @@
 // real-time deadline, and both of those placements are explored.
 //
 // Invertible operations (the model says which: their successful effect is
-// fixed, see ModelBase) are applied to the state in place and undone on
+// fixed, see InvertibleModel) are applied to the state in place and undone on
 // backtracking, and a configuration whose operations are all invertible
 // keeps no state in the memo: its state follows from its linearized set.
 // A priority queue's state is the whole queue; copies of it per step were
@@ -77,17 +77,18 @@
 #include <cstdint>
 #include <numeric>
 #include <span>
-#include <unordered_set>
 #include <vector>
 
 #include <absl/container/flat_hash_map.h>
 
 #include "linearizability/budget.hpp"
+#include "linearizability/detail/equivalent_ops.hpp"
 #include "linearizability/detail/memo_cache.hpp"
 #include "linearizability/detail/radix_order.hpp"
 #include "linearizability/history.hpp"
 #include "models/base/long_step.hpp"
 #include "models/base/value_strings.hpp"
+#include "models/model_traits.hpp"
 
 namespace warpcheck::detail {
 
@@ -107,9 +108,10 @@ struct SearchResult {
   std::vector<std::vector<uint32_t>> longest_with;
 };
 
-template <class Model>
+template <SequentialModel Model>
 class Search {
   using State = typename Model::State;
+  using Traits = ModelTraits<Model>;  // the optional capabilities, with their defaults
 
  public:
   // Searches the operations `indices` (history indices) of `h`.
@@ -166,13 +168,13 @@ class Search {
         while (next_low < int32_t(n_) && test_bit(uint32_t(next_low))) ++next_low;
       const uint64_t next_hash = hash ^ zobrist(op);
       const uint32_t next_dependent = dependent + (invertible_[op] ? 0 : 1);
-      if (!cache_.insert(next_hash ^ mix64(Model::hash(post)), next_low, next_high, bits_.data(), post, next_dependent > 0)) {
+      if (!cache_.insert(next_hash ^ mix64(Traits::hash(post)), next_low, next_high, bits_.data(), post, next_dependent > 0)) {
         clear_bit(op);
-        if (!next) Model::undo(state, data_[op], pool);
+        if (!next) Traits::undo(state, data_[op], pool);
         return false;
       }
       if (next) {
-        stack_heap_bytes_ += state.heap_bytes();
+        stack_heap_bytes_ += state_heap_bytes(state);
         stack_heap_bytes_ += sizeof(State);
         saved_states_.push_back(std::move(state));
         stack_.push_back(Frame{op, with_choice, call_entry_[op], forced, false, hash, low, high, dependent});
@@ -196,7 +198,7 @@ class Search {
     auto apply = [&](uint32_t op, uint32_t with_choice, bool forced) {
       ++result.steps;
       const OpData& d = data_[op];
-      if (!Model::admits(state, d, pool)) return false;
+      if (!Traits::admits(state, d, pool)) return false;
       if (invertible_[op]) return Model::step(state, d, pool, with_choice) && advance(op, with_choice, nullptr, forced);
       State next = state;
       return Model::step(next, d, pool, with_choice) && !(prune_ && d.pending && next == state) &&
@@ -208,7 +210,7 @@ class Search {
     auto force_observers = [&] {
       for (int32_t e = next_[head()]; e != end() && !is_return(e);) {
         const uint32_t op = entry_op_[e];
-        if ((observer_[op] || anchor_[op]) && (++result.steps, Model::admits(state, data_[op], pool)) &&
+        if ((observer_[op] || anchor_[op]) && (++result.steps, Traits::admits(state, data_[op], pool)) &&
             Model::step(state, data_[op], pool, 0)) {
           if (!advance(op, 0, nullptr, /*forced=*/true)) return false;
           // Observers change nothing, so the scan goes on after e's live
@@ -239,7 +241,7 @@ class Search {
         block_data_.push_back(&data_[push]);
       }
       ++result.steps;
-      if (!Model::admits_after(state, data_[op], block_data_, pool)) return false;
+      if (!Traits::admits_after(state, data_[op], block_data_, pool)) return false;
       const size_t depth = stack_.size();
       for (size_t i = 0; i < block_.size(); ++i) {
         ++result.steps;
@@ -316,7 +318,7 @@ class Search {
           }
           continue;
         }
-        const uint32_t choices = Model::choices(state, data_[op], pool);
+        const uint32_t choices = Traits::choices(state, data_[op], pool);
         bool advanced = false;
         for (; choice < choices && !advanced; ++choice) advanced = apply(op, choice, /*forced=*/false);
         if (advanced) {
@@ -383,9 +385,9 @@ class Search {
     unlift(f.op);
     if (!data_[f.op].pending) ++completed_left_;
     if (f.undo) {
-      Model::undo(state, data_[f.op], pool_);
+      Traits::undo(state, data_[f.op], pool_);
     } else {
-      stack_heap_bytes_ -= saved_states_.back().heap_bytes() + sizeof(State);
+      stack_heap_bytes_ -= state_heap_bytes(saved_states_.back()) + sizeof(State);
       state = std::move(saved_states_.back());
       saved_states_.pop_back();
     }
@@ -416,7 +418,7 @@ class Search {
   bool needed(uint32_t op) const {
     for (int32_t e = next_[head()]; e != end() && !is_return(e); e = next_[e]) {
       const uint32_t other = entry_op_[e];
-      if (!lazy_[other] && !anchor_[other] && Model::helps(data_[op], data_[other], pool_)) return true;
+      if (!lazy_[other] && !anchor_[other] && Traits::helps(data_[op], data_[other], pool_)) return true;
     }
     return false;
   }
@@ -432,79 +434,21 @@ class Search {
       absl::flat_hash_map<int64_t, uint32_t> supply;  // key -> supplying position
       for (uint32_t i = 0; i < n_; ++i) {
         if (i % 65536 == 65535) poll_long_step();
-        for (int64_t k : Model::supplied_keys(data_[i], pool_))
+        for (int64_t k : Traits::supplied_keys(data_[i], pool_))
           if (!supply.try_emplace(k, i).second) return;  // a key supplied twice: no anchors
       }
       for (uint32_t i = 0; i < n_; ++i) {
         if (i % 65536 == 65535) poll_long_step();
-        anchor_[i] = !observer_[i] && Model::is_anchor(data_[i]);
+        anchor_[i] = !observer_[i] && Traits::is_anchor(data_[i]);
         const size_t first = suppliers_.size();
         if (anchor_[i])
-          for (int64_t k : Model::anchor_keys(data_[i], pool_)) {
+          for (int64_t k : Traits::anchor_keys(data_[i], pool_)) {
             if (auto it = supply.find(k); it != supply.end()) suppliers_.push_back(it->second);
           }
         std::sort(suppliers_.begin() + long(first), suppliers_.end());
         suppliers_.erase(std::unique(suppliers_.begin() + long(first), suppliers_.end()), suppliers_.end());
         supplier_begin_[i + 1] = uint32_t(suppliers_.size());
       }
-    }
-  }
-
-  // Renames values nobody observes to one placeholder (see the header).
-  static uint8_t args_of(OpKind kind) {
-    for (const OpSpec& spec : Model::ops)
-      if (spec.kind == kind) return spec.args;
-    return 0;
-  }
-
-  void rename_unobserved_values() {
-    // Appended pieces are compared by their text, joined: none is unobserved.
-    for (const OpData& d : data_)
-      if (d.kind == OpKind::Append) return;
-    std::unordered_set<int64_t> observed;
-    for (const OpData& d : data_) {
-      if (!d.pending && d.result_kind == ResultKind::Value) observed.insert(d.result);
-      if (args_of(d.kind) & kArgExpected) observed.insert(d.expected);
-    }
-    int64_t placeholder = INT64_MIN;
-    while (observed.count(placeholder)) ++placeholder;
-    for (OpData& d : data_)
-      if ((args_of(d.kind) & kArgValue) && !observed.count(d.value)) d.value = placeholder;
-  }
-
-  // Groups operations with identical effect on every state.
-  void classify(const History& h) {
-    struct Key {
-      const OpData* d;
-      const int64_t* pool;
-      bool operator==(const Key& o) const {
-        const OpData &a = *d, &b = *o.d;
-        return a.kind == b.kind && a.pending == b.pending && a.result_kind == b.result_kind && a.key == b.key &&
-               a.value == b.value && a.expected == b.expected && a.result == b.result && a.keys_count == b.keys_count &&
-               a.out_count == b.out_count && std::equal(pool + a.keys_begin, pool + a.keys_begin + a.keys_count, pool + b.keys_begin) &&
-               std::equal(pool + a.out_begin, pool + a.out_begin + a.out_count, pool + b.out_begin);
-      }
-    };
-    struct KeyHash {
-      size_t operator()(const Key& k) const {
-        const OpData& d = *k.d;
-        uint64_t x = mix64(uint64_t(d.kind) | uint64_t(d.pending) << 8 | uint64_t(d.result_kind) << 16);
-        for (int64_t v : {d.key, d.value, d.expected, d.result}) x = mix64(x ^ uint64_t(v));
-        for (uint32_t i = 0; i < d.keys_count; ++i) x = mix64(x ^ uint64_t(k.pool[d.keys_begin + i]));
-        for (uint32_t i = 0; i < d.out_count; ++i) x = mix64(x ^ uint64_t(k.pool[d.out_begin + i]) ^ 0x51);
-        return size_t(x);
-      }
-    };
-    absl::flat_hash_map<Key, uint32_t, KeyHash> ids;
-    ids.reserve(n_ * 2);
-    class_.resize(n_);
-    class_size_.clear();
-    for (uint32_t i = 0; i < n_; ++i) {
-      if (i % 65536 == 65535) poll_long_step();
-      auto [it, fresh] = ids.try_emplace(Key{&data_[i], h.key_pool.data()}, uint32_t(class_size_.size()));
-      if (fresh) class_size_.push_back(0);
-      class_[i] = it->second;
-      ++class_size_[it->second];
     }
   }
 
@@ -561,14 +505,14 @@ class Search {
     ret_.resize(n_);
     for (uint32_t i = 0; i < n_; ++i) {
       data_[i] = h.ops[global_[i]].data;
-      observer_[i] = prune_ && Model::leaves_state_unchanged(data_[i]);
-      lazy_[i] = prune_ && Model::lazy(data_[i]);
-      invertible_[i] = prune_ && (observer_[i] || Model::invertible(data_[i]));
+      observer_[i] = prune_ && Traits::leaves_state_unchanged(data_[i]);
+      lazy_[i] = prune_ && Traits::lazy(data_[i]);
+      invertible_[i] = prune_ && (observer_[i] || Traits::invertible(data_[i]));
       ret_[i] = h.ops[global_[i]].ret;
     }
     poll_long_step();
-    if (prune_) rename_unobserved_values();
-    classify(h);
+    if (prune_ && Traits::opaque_values) rename_unobserved_values(data_, Model::ops);
+    classify_equivalent(data_, h.key_pool.data(), class_, class_size_);
     poll_long_step();
     prepare_blocks();
     by_return_.resize(n_);

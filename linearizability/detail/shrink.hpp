@@ -20,7 +20,7 @@
 
 namespace warpcheck::detail {
 
-template <class Model>
+template <SequentialModel Model>
 class Shrinker {
  public:
   Shrinker(Search<Model>& search, Budget& budget) : search_(search), budget_(budget) {}
@@ -130,7 +130,7 @@ class Shrinker {
     bool any = false;
     for (size_t i = 0; i < ops.size(); ++i) {
       const bool in_chunk = i >= start && i < start + count;
-      if (in_chunk && Model::leaves_state_unchanged(ops[i].data)) { any = true; continue; }
+      if (in_chunk && ModelTraits<Model>::leaves_state_unchanged(ops[i].data)) { any = true; continue; }
       candidate_.push_back(ops[i]);
     }
     if (!any || candidate_.empty() || !refuted(candidate_)) return false;

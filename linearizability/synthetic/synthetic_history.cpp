@@ -10,6 +10,7 @@
 
 #include "linearizability/detail/bulk.hpp"
 #include "models/base/splitmix.hpp"
+#include "models/model_traits.hpp"
 
 namespace warpcheck {
 
@@ -31,7 +32,7 @@ enum Stream : uint64_t { kKind = 1, kKey, kCasHit, kCount, kPending, kEffect, kT
 // to the distinct-value checkers.
 template <class Model>
 constexpr bool stores_values() {
-  return requires { Model::stores_values; };
+  return ModelTraits<Model>::stores_values;
 }
 
 // The operations drawn: integer values only, so no appends. Where a model
@@ -66,11 +67,10 @@ void run_sequentially(const SyntheticHistorySpec& spec, const Draw& draw, Histor
                                    : kinds[draw.below(i, kKind, kinds.size())];
     d.kind = os.kind;
     d.key = stores_values<Model>() ? int64_t(i) : int64_t(draw.below(i, kKey, uint64_t(std::max<int64_t>(spec.keys, 1))));
-    auto& state = states.try_emplace(Model::partition_by_key ? d.key : 0, Model::initial()).first->second;
+    auto& state = states.try_emplace(ModelTraits<Model>::partition_by_key ? d.key : 0, Model::initial()).first->second;
     d.value = int64_t(i) + 1;  // unique written values expose reads of stale or future writes
     if (os.args & kArgExpected) {
-      std::optional<int64_t> cur;
-      if constexpr (requires { Model::current_value(state, d); }) cur = Model::current_value(state, d);
+      const std::optional<int64_t> cur = ModelTraits<Model>::current_value(state, d);
       d.expected = (cur && draw.below(i, kCasHit, 2)) ? *cur : int64_t(draw.below(i, kCasHit, i + 1));
     }
     if (os.args & kArgCount) d.value = spec.full_batches ? int64_t(spec.batch) : int64_t(1 + draw.below(i, kCount, spec.batch));
@@ -102,13 +102,12 @@ void run_sequentially(const SyntheticHistorySpec& spec, const Draw& draw, Histor
         if (!Model::step(probe, d, pool, 0)) d.result = 0;
         break;
       }
-      case Returns::ValueOrAbsent:
-        if constexpr (requires { Model::current_value(state, d); }) {
-          std::optional<int64_t> v = Model::current_value(state, d);
-          d.result_kind = v ? ResultKind::Value : ResultKind::Absent;
-          d.result = v.value_or(0);
-        }
+      case Returns::ValueOrAbsent: {
+        const std::optional<int64_t> v = ModelTraits<Model>::current_value(state, d);
+        d.result_kind = v ? ResultKind::Value : ResultKind::Absent;
+        d.result = v.value_or(0);
         break;
+      }
       case Returns::Keys:
         if constexpr (requires { { *state.begin() } -> std::convertible_to<int64_t>; }) {
           const uint32_t take = uint32_t(std::min<int64_t>(d.value, int64_t(state.size())));

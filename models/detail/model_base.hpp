@@ -1,10 +1,11 @@
-// What most models share: a state built from the flat containers (hashed
-// incrementally), starting empty, and deterministic steps.
+// What the models of models/ share: a State alias and an empty initial
+// state; their states hash themselves (ModelTraits' default hash calls
+// s.hash()). A convenience only: every optional capability's default comes
+// from models/model_traits.hpp, and a model needs nothing from here.
 #pragma once
 
 #include <cstdint>
 #include <optional>
-#include <span>
 #include <string>
 
 #include "models/detail/flat_containers.hpp"
@@ -16,29 +17,6 @@ template <class StateType>
 struct ModelBase {
   using State = StateType;
   static State initial() { return {}; }
-  static uint64_t hash(const State& s) { return s.hash(); }
-  // One successor per step; a model with nondeterministic steps hides this.
-  static uint32_t choices(const State&, const OpData&, const int64_t*) { return 1; }
-  // Lazy operations may always be linearized later rather than sooner,
-  // except right before an operation they help (see the search). None here.
-  static bool lazy(const OpData&) { return false; }
-  // A cheap, read-only test that must hold whenever step() succeeds, so the
-  // search can skip copying the state for steps bound to fail.
-  static bool admits(const State&, const OpData&, const int64_t*) { return true; }
-  // Invertible operations: once their step succeeds, their effect is fixed
-  // (the same on every state they succeed on), so the state after a set of
-  // them does not depend on their order; undo() reverses a successful step,
-  // and a failed step leaves the state as it was. The search then stores no
-  // state copies for them. Observers need none of this. None here.
-  static bool invertible(const OpData&) { return false; }
-  static void undo(State&, const OpData&, const int64_t*) {}
-  static bool helps(const OpData&, const OpData&, const int64_t*) { return false; }
-  // Anchors and the keys lazy operations supply (the search's blocks; see
-  // linearizability/detail/search.hpp). None here.
-  static bool is_anchor(const OpData&) { return false; }
-  static std::span<const int64_t> anchor_keys(const OpData&, const int64_t*) { return {}; }
-  static std::span<const int64_t> supplied_keys(const OpData&, const int64_t*) { return {}; }
-  static bool admits_after(const StateType&, const OpData&, std::span<const OpData* const>, const int64_t*) { return false; }
 };
 
 // Models whose state is (key, value) pairs: map, multimap, kv.

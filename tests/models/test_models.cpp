@@ -140,7 +140,7 @@ void expect_undo_restores(const std::vector<OpData>& prefix, const OpData& o, co
   ASSERT_TRUE(M::step(s, o, keys, 0));
   M::undo(s, o, keys);
   EXPECT_TRUE(s == before);
-  EXPECT_EQ(M::hash(s), M::hash(before));
+  EXPECT_EQ(ModelTraits<M>::hash(s), ModelTraits<M>::hash(before));
 }
 
 TEST(Models, InvertibleStepsUndoExactly) {
