@@ -119,7 +119,10 @@ struct SuiteRun {
 };
 
 struct StructureSpec {
-  std::string name;
+  std::string name;  // its folders' name too: structures/<name>/, stress/<name>/, ...
+  // Names it had before: histories, failure folders and reproduce lines
+  // written then name it so, and still run (Registry::find takes them).
+  std::vector<std::string> former_names;
   std::string description;              // one line
   std::string team = "warp";            // what runs an operation: "warp" or "block" (one lane a team: a thread)
   OptionTable options;                  // its own, beyond the stress run's
