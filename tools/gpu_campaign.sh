@@ -32,7 +32,7 @@ mkdir -p "$out"
 export LD_LIBRARY_PATH="$PWD/$bundle${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 wc="$PWD/$bundle/warpcheck"
 seeds=${CAMPAIGN_SEEDS:-400}
-read -r -a stress <<< "${CAMPAIGN_ARGS:---structure slabhash --teams 64 --ops-per-lane 2 --keys 64}"
+read -r -a stress <<< "${CAMPAIGN_ARGS:---structure slab_hash --teams 64 --ops-per-lane 2 --keys 64}"
 work=$(mktemp -d)
 start=$SECONDS
 stamp() { echo "[$((SECONDS - start)) s] $*"; }

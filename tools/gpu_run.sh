@@ -96,10 +96,10 @@ while IFS='|' read -r structure shape; do
   timeout 120 "$bundle/warpcheck" stress --structure $structure $shape --backend gpu --keep-going --no-shrink --timeout 20 2>&1 |
     grep -E '^\| ' | tail -n 1 | tee -a "$out/contended.txt"
 done <<'ROWS'
-slabhash|--mode multimap --variant paper --fixes compare_source_key,replace_cas_seen_pair,delete_cas_found_pair,delete_ends_source_only,value_from_key_load,initialize_fresh_slab,link_cas_release,relaxed_slab_loads --teams 64 --keys 4 --ops-per-lane 4 --mix insert=45,erase=45,contains=10 --seeds 300
-slabhash|--mode multimap --variant paper --fixes compare_source_key,replace_cas_seen_pair,delete_cas_found_pair,delete_ends_source_only,value_from_key_load,initialize_fresh_slab,link_cas_release,relaxed_slab_loads --teams 2048 --keys 4 --ops-per-lane 4 --mix insert=45,erase=45,contains=10 --seeds 50
-slabhash|--mode map --mutant no_reread_after_failed_cas --teams 64 --keys 4 --ops-per-lane 4 --seeds 300
-slabhash|--mode map --mutant no_reread_after_failed_cas --teams 2048 --keys 4 --ops-per-lane 4 --seeds 50
+slab_hash|--mode multimap --variant paper --fixes compare_source_key,replace_cas_seen_pair,delete_cas_found_pair,delete_ends_source_only,value_from_key_load,initialize_fresh_slab,link_cas_release,relaxed_slab_loads --teams 64 --keys 4 --ops-per-lane 4 --mix insert=45,erase=45,contains=10 --seeds 300
+slab_hash|--mode multimap --variant paper --fixes compare_source_key,replace_cas_seen_pair,delete_cas_found_pair,delete_ends_source_only,value_from_key_load,initialize_fresh_slab,link_cas_release,relaxed_slab_loads --teams 2048 --keys 4 --ops-per-lane 4 --mix insert=45,erase=45,contains=10 --seeds 50
+slab_hash|--mode map --mutant no_reread_after_failed_cas --teams 64 --keys 4 --ops-per-lane 4 --seeds 300
+slab_hash|--mode map --mutant no_reread_after_failed_cas --teams 2048 --keys 4 --ops-per-lane 4 --seeds 50
 gfsl|--variant fixed --mutant link_before_copy --chunk 16 --teams 512 --keys 64 --ops-per-lane 4 --mix insert=50,erase=0,contains=50 --seeds 300
 gfsl|--variant fixed --mutant no_zombie_skip --chunk 16 --teams 512 --keys 64 --ops-per-lane 4 --mix insert=40,erase=30,contains=30 --seeds 300
 ROWS

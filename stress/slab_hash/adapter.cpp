@@ -33,7 +33,8 @@ StructureSpec SlabHashAdapter::declare() {
   // its read until writes tear it (docs/team-and-memory-layer.md).
   const std::vector<std::string> torn_slab_reads{"--mode map --scheduler targeted", "--mode multimap --scheduler targeted"};
   StructureSpec s;
-  s.name = "slabhash";
+  s.name = "slab_hash";
+  s.former_names = {"slabhash"};  // its command-line name before issue 31
   s.description = "the slab hash with SlabAlloc (Ashkiani, Farach-Colton, Owens, IPDPS 2018), map or multimap";
   s.model = "map (--mode map: upsert, erase, find) or multimap (--mode multimap: insert, erase, find)";
   s.audit = "docs/papers/slab_hash.md";

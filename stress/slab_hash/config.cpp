@@ -13,7 +13,7 @@ using structures::slab_hash_mode;
 using structures::slab_hash_mutant;
 
 void validate(const SlabHashConfig& c) {
-  auto fail = [](const std::string& m) { throw std::invalid_argument("slabhash: " + m); };
+  auto fail = [](const std::string& m) { throw std::invalid_argument("slab_hash: " + m); };
   if (c.teams == 0 || c.ops_per_lane == 0) fail("teams and ops per lane must be at least 1");
   if (c.buckets == 0 || c.buckets > slab_hash::kMaxBuckets) fail("buckets must be in [1, 2^30 - 1]");
   if (c.keys <= 0 || c.keys > slab_hash::kMaxKey + 1)
@@ -113,11 +113,11 @@ CheckedRun run_slab_hash_sim(const SlabHashConfig& c, const sim::SimConfig& sim)
 
 CheckedRun run_slab_hash_sim(const SlabHashConfig& c, const sim::SimConfig& sim, const std::vector<core::workload_op>& ops) {
   validate(c);
-  if (sim.teams != c.teams || sim.lanes != 32) throw std::invalid_argument("slabhash: simulator shape must be teams x 32");
-  if (ops.size() != size_t(c.teams) * 32 * c.ops_per_lane) throw std::invalid_argument("slabhash: workload size does not fit the shape");
+  if (sim.teams != c.teams || sim.lanes != 32) throw std::invalid_argument("slab_hash: simulator shape must be teams x 32");
+  if (ops.size() != size_t(c.teams) * 32 * c.ops_per_lane) throw std::invalid_argument("slab_hash: workload size does not fit the shape");
   for (const auto& op : ops)
     if (op.active && (op.key < 0 || op.key > slab_hash::kMaxKey))
-      throw std::invalid_argument("slabhash: key " + std::to_string(op.key) + " is a reserved word (empty or deleted)");
+      throw std::invalid_argument("slab_hash: key " + std::to_string(op.key) + " is a reserved word (empty or deleted)");
   const HostMemory memory(slab_hash_layout(c));
   const slab_hash table = slab_hash_view(c, sim.seed, memory.pointers());
   HistoryMeta meta;

@@ -7,7 +7,7 @@ namespace warpcheck {
 using structures::sorted_set;
 
 void validate(const SortedSetConfig& c) {
-  auto fail = [](const std::string& m) { throw std::invalid_argument("sorted-set: " + m); };
+  auto fail = [](const std::string& m) { throw std::invalid_argument("sorted_set: " + m); };
   if (c.teams == 0 || c.ops_per_lane == 0) fail("teams and ops per lane must be at least 1");
   if (c.buckets == 0) fail("buckets must be at least 1");
   if (c.keys <= 0 || c.keys > INT32_MAX) fail("keys must be in [1, 2^31)");
@@ -35,8 +35,8 @@ TargetRun run_sorted_set_sim(const SortedSetConfig& c, const sim::SimConfig& sim
 
 TargetRun run_sorted_set_sim(const SortedSetConfig& c, const sim::SimConfig& sim, const std::vector<core::workload_op>& ops) {
   validate(c);
-  if (sim.teams != c.teams || sim.lanes != 32) throw std::invalid_argument("sorted-set: simulator shape must be teams x 32");
-  if (ops.size() != size_t(c.teams) * 32 * c.ops_per_lane) throw std::invalid_argument("sorted-set: workload size does not fit the shape");
+  if (sim.teams != c.teams || sim.lanes != 32) throw std::invalid_argument("sorted_set: simulator shape must be teams x 32");
+  if (ops.size() != size_t(c.teams) * 32 * c.ops_per_lane) throw std::invalid_argument("sorted_set: workload size does not fit the shape");
   const HostMemory memory(sorted_set_layout(c));
   HistoryMeta meta;
   meta.model = ModelId::Set;
