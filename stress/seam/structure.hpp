@@ -130,7 +130,7 @@ struct StructureSpec {
   std::vector<FixSpec> fixes;
   std::vector<FindingSpec> findings;
   // The audit of the paper's printed lines against ours, from the source
-  // root ("docs/papers/gfsl.md"); its "## Fixes" table names every fix.
+  // root ("docs/papers/<name>.md"); its "## Fixes" table names every fix.
   std::string audit;
   std::string model;                    // the sequential model(s), in words
   std::vector<std::string> invariants;  // quiescent invariants checked after each run
