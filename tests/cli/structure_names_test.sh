@@ -37,8 +37,11 @@
 # heap, a binary heap) is read in the framework only where code names a
 # structure: as a folder of a path (structures/<n>/), a whole string
 # ('<n>', "<n>"), --structure <n>, an identifier made from it (<n>_..., or
-# its camel case before an upper-case letter: <N>Adapter, k<N>Variants),
-# and a whole word of a shell line that is not a comment; prose is not read.
+# its camel case before an upper-case letter: <N>Adapter, k<N>Variants)
+# other than the ordinary ones listed with it (heap_bytes), and in shell
+# scripts and text files a whole word of a line that is not a comment.
+# Prose is not read for it (comments, help sentences): "the heap" there
+# may be either.
 # Usage: structure_names_test.sh SOURCE_DIR
 set -u
 cd "$1" || exit 1
