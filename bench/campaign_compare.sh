@@ -5,7 +5,7 @@
 # the merged counts, which must be identical, and the wall times.
 #   bash bench/campaign_compare.sh [SEEDS] [P] [SHARDS] [-- STRESS OPTIONS]
 # Defaults: 10000 seeds, P = the cores, 20 shards, and the CLI test's run
-# (slabhash in map mode with the torn_read bug planted). Results: bench/RESULTS.md,
+# (slab_hash in map mode with the torn_read bug planted). Results: bench/RESULTS.md,
 # "Campaigns and sweeps", issue 15.
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -13,7 +13,7 @@ seeds=${1:-10000} processes=${2:-$(nproc)} shards=${3:-20}
 shift $(($# < 3 ? $# : 3))
 [ "${1:-}" = -- ] && shift
 run=("$@")
-[ ${#run[@]} = 0 ] && run=(--structure slabhash --mode map --mutant torn_read --backend sim)
+[ ${#run[@]} = 0 ] && run=(--structure slab_hash --mode map --mutant torn_read --backend sim)
 w=$(realpath "${WARPCHECK:-build/tools/warpcheck}")
 dir=$(mktemp -d)
 # shellcheck source=tests/cli/local_slurm.sh

@@ -28,6 +28,7 @@
 #include "stress/harness/seed_runs.hpp"
 #include "stress/recorder/recorded_history.hpp"
 #include "stress/slab_hash/gpu.hpp"
+#include "structures/gfsl/gfsl_invariants.hpp"
 
 using namespace warpcheck;
 
@@ -125,7 +126,7 @@ int main(int argc, char** argv) {
       std::string check = small ? checked(*on.times.log) : "-";
       std::string invariants = "-";
       if (small) {
-        const auto violations = check_gfsl_invariants(gfsl_view(on.config, on.memory->pointers()));
+        const auto violations = structures::gfsl_invariants(gfsl_view(on.config, on.memory->pointers()));
         invariants = violations.empty() ? "hold" : "BROKEN: " + violations[0];
         bad += !violations.empty();
         bad += check.rfind("LINEARIZABLE", 0) != 0;

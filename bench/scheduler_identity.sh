@@ -25,7 +25,7 @@ fingerprint() {  # LABEL ARGS...: one line, LABEL and the hashes
     sha256sum | cut -c1-16)
   echo "$label trace=$trace verdicts=$verdicts"
 }
-for structure in slabhash sorted-set heap gfsl stadium; do
+for structure in slab_hash sorted_set heap gfsl stadium; do
   for scheduler in random pct targeted; do
     for memory in sc relaxed; do
       fingerprint "$structure $scheduler $memory" --structure "$structure" --scheduler "$scheduler" --memory-model "$memory"
@@ -34,14 +34,14 @@ for structure in slabhash sorted-set heap gfsl stadium; do
   fingerprint "$structure pct-depth-2 delays" --structure "$structure" --scheduler pct --pct-depth 2 --delays 0.05
 done
 # Declared catches: failing runs, their reports and schedules.
-fingerprint "slabhash torn_read targeted" --structure slabhash --mode map --scheduler targeted --mutant torn_read
+fingerprint "slab_hash torn_read targeted" --structure slab_hash --mode map --scheduler targeted --mutant torn_read
 fingerprint "heap B3 targeted" --structure heap --variant bu-fixed --block 1 --k 2 --ops-per-team 6 --teams 4 \
   --mix insert=70,delete=30 --prefill 3 --scheduler targeted
 fingerprint "heap deep pct" --structure heap --block 1 --k 1 --ops-per-team 4 --prefill 6 --full-batches 1 --scheduler pct \
   --pct-steps 3000
 # Guided: failing runs relabeled as GPU histories, reproduced by guided tries.
-guided=$("$wc" guided-bench --structure slabhash --mode map --mutant torn_read --histories 2 --tries 5 --seeds 300 2>&1 |
+guided=$("$wc" guided-bench --structure slab_hash --mode map --mutant torn_read --histories 2 --tries 5 --seeds 300 2>&1 |
   grep -E '^\| ([0-9]|guided|unguided)' | sha256sum | cut -c1-16)
-guided_trace=$(WARPCHECK_TRACE=1 "$wc" guided-bench --structure slabhash --mode map --mutant torn_read --histories 2 --tries 5 \
+guided_trace=$(WARPCHECK_TRACE=1 "$wc" guided-bench --structure slab_hash --mode map --mutant torn_read --histories 2 --tries 5 \
   --seeds 300 2>&1 >/dev/null | grep '^T ' | sha256sum | cut -c1-16)
-echo "guided-bench slabhash torn_read trace=$guided_trace output=$guided"
+echo "guided-bench slab_hash torn_read trace=$guided_trace output=$guided"

@@ -4,10 +4,10 @@
 // (insert, delete, search present, search absent) = (.5,.5,0,0),
 // (.2,.2,.3,.3), (.1,.1,.4,.4), on the operations of stress/slab_hash/
 // bench_ops.hpp (the public SlabHash comparison runs the same ones,
-// bench/ext/slabhash_public_bench.cu). Every recorded run (all phases of
+// bench/ext/slab_hash_public_bench.cu). Every recorded run (all phases of
 // one table, one history) is checked, and the table's invariants after
 // the last table. Prints a markdown table, and one machine-readable line
-// a measurement for bench/slabhash_compare.sh:
+// a measurement for bench/slab_hash_compare.sh:
 //   ROW impl=ours driver=D mode=M record=R per_lane=K [regs=free] [fixed=off] [kernels=shared] [tile=16|none] [block=N] [guard=off] beta=B buckets=N
 //       util=U phase=P mops=X ms=T
 //   CHECK impl=ours driver=D mode=M record=R per_lane=K [...] beta=B verdict=V ops=N check_s=S
@@ -225,7 +225,7 @@ int main(int argc, char** argv) {
           const char* driver_name = bulk ? "bulk" : "generic";
           const char* mode_name = mode == structures::slab_hash_mode::map ? "map" : "multimap";
           const uint32_t k = bulk ? per_lane : 1;
-          // The bulk driver's settings other than the defaults, for the join (bench/slabhash_compare.sh).
+          // The bulk driver's settings other than the defaults, for the join (bench/slab_hash_compare.sh).
           std::string variant;
           if (bulk && !bounded) variant += " regs=free";
           if (bulk && !fixed) variant += " fixed=off";

@@ -347,7 +347,11 @@ std::pair<CampaignDir, CampaignPlan> campaign_folder(const Args& args, const Str
     const CampaignDir dir{args.options().text("resume")};
     if (args.options().has_value("out")) throw UsageError("--resume DIR names the folder: no --out");
     if (gives_run_options(args) || args.options().has_value("shards")) {
-      const auto diff = plan_differences(*stored, plan_from_line(s, args, l.launch, uint32_t(stored->shards.size())));
+      // The stored configuration as this version writes it: a plan written
+      // under a structure's former name asks for the same campaign.
+      CampaignPlan was = *stored;
+      was.configuration = make_plan(shard_request(registry(), *stored, dir.plan()), 1).configuration;
+      const auto diff = plan_differences(was, plan_from_line(s, args, l.launch, uint32_t(stored->shards.size())));
       if (!diff.empty()) {
         std::string why;
         for (const std::string& d : diff) why += "\n  " + d;

@@ -11,7 +11,8 @@
 # There (a machine with two or more GPUs):
 #   bash tools/gpu_campaign.sh
 # CAMPAIGN_SEEDS (default 400) seeds a campaign; CAMPAIGN_ARGS the stress
-# options (default: the slab hash's GPU shape, map mode).
+# options (default: the default structure, warpcheck stress --help, at a GPU
+# shape); CAMPAIGN_MUTANT the planted bug (default: the first it lists).
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 bundle=build/campaign-bundle
@@ -32,7 +33,8 @@ mkdir -p "$out"
 export LD_LIBRARY_PATH="$PWD/$bundle${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 wc="$PWD/$bundle/warpcheck"
 seeds=${CAMPAIGN_SEEDS:-400}
-read -r -a stress <<< "${CAMPAIGN_ARGS:---structure slabhash --teams 64 --ops-per-lane 2 --keys 64}"
+read -r -a stress <<< "${CAMPAIGN_ARGS:---teams 64 --ops-per-lane 2 --keys 64}"
+mutant=${CAMPAIGN_MUTANT:-$("$wc" stress "${stress[@]}" --list-mutants | sed -n '2s/^  \([a-z0-9_]*\).*/\1/p')}
 work=$(mktemp -d)
 start=$SECONDS
 stamp() { echo "[$((SECONDS - start)) s] $*"; }
@@ -51,7 +53,7 @@ timed all_gpus "${stress[@]}" --seeds "$seeds" --out "$work/all" --gpus
 stamp "the same campaign on one GPU"
 CUDA_VISIBLE_DEVICES=0 timed one_gpu "${stress[@]}" --seeds "$seeds" --out "$work/one" --gpus
 stamp "a planted bug over $gpus GPUs"
-timed mutant "${stress[@]}" --mutant slab_local_uniqueness --seeds 100 --out "$work/mutant" --gpus
+timed mutant "${stress[@]}" --mutant "$mutant" --seeds 100 --out "$work/mutant" --gpus
 stamp "a shard killed, then resumed"
 WARPCHECK_CAMPAIGN_TEST_KILL_SHARD=1 timed killed "${stress[@]}" --seeds "$seeds" --out "$work/resumed" --gpus
 "$wc" campaign --status "$work/resumed" > "$out/killed_status.txt" 2>&1
@@ -61,7 +63,7 @@ timed resume --resume "$work/resumed" --gpus
 {
   echo "# Campaigns over GPUs ($(nvidia-smi --query-gpu=name --format=csv,noheader | head -1), $gpus GPUs)"
   echo
-  echo "Command: bash tools/gpu_campaign.sh; stress options: ${stress[*]}; $seeds seeds"
+  echo "Command: bash tools/gpu_campaign.sh; stress options: ${stress[*]}; planted bug $mutant; $seeds seeds"
   echo
   echo '```'
   cat "$out/times.txt"

@@ -8,14 +8,16 @@
 # Here (no GPU; the build with CUDA):
 #   bash tools/gpu_campaign.sh --bundle      # build/campaign-bundle: warpcheck and its libraries (carry it)
 # There:
-#   bash tools/gpu_issue15.sh [STRUCTURE...]   # default: slabhash sorted-set gfsl stadium
+#   bash tools/gpu_issue15.sh [STRUCTURE...]   # the table's structures (default: every one with a GPU back-end)
 #   (SKIP_FAILURES=1, SKIP_LITMUS=1 leave those parts out: the table in two calls)
 # Writes $OUT/recipes.tar.gz (the table), $OUT/failures.tar.gz (one folder a
 # planted bug: the GPU run's history.bin, report and replay line) and
 # $OUT/litmus_mp_*.txt (message passing with x and y far apart).
-# GPU_FAILURES: "structure mutant [stress options]" entries, ';'-separated.
+# GPU_FAILURES: "structure mutant [stress options]" entries, ';'-separated
+# (default: each structure's failure rows, bench/<structure>_gpu_rows.txt).
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
+source tools/gpu_rows.sh
 bundle=build/campaign-bundle
 export LD_LIBRARY_PATH="$PWD/$bundle${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 export WARPCHECK="$PWD/$bundle/warpcheck"
@@ -27,7 +29,7 @@ stamp() { echo "[$((SECONDS - start)) s] $*"; }
 # GPU failures first (a few seconds each): the planted bugs whose GPU runs
 # fit the simulator (at most 4,096 lanes), with a recipe that catches each
 # (bench/RESULTS.md, "GPU perturbation", issue 15's table).
-failures=${GPU_FAILURES:-"sorted-set unlocked_contains;slabhash slab_local_uniqueness;slabhash torn_read --recipe preset:tear;gfsl no_zombie_skip --recipe preset:tear;stadium pair_before_reserve"}
+failures=${GPU_FAILURES:-$(structure_rows "$WARPCHECK" failure | tr '|\n' ' ;')}
 [ -n "${SKIP_FAILURES:-}" ] && failures=""
 mkdir -p "$out/failures"
 IFS=';' read -r -a entries <<< "$failures"
@@ -56,7 +58,6 @@ for apart in $aparts; do
 done
 
 stamp "perturbation table"
-[ $# -gt 0 ] || set -- slabhash sorted-set gfsl stadium
 bash tools/gpu_mutant_table.sh "$@"
 tar -czf "$out/recipes.tar.gz" -C "$out" recipes
 stamp done

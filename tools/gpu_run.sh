@@ -9,8 +9,8 @@
 # The device image has no Boost, GoogleTest or RapidCheck, so the programs
 # are built on the development machine (sm_90) and carried in a bundle:
 #   bash tools/gpu_run.sh --bundle        # here: build and fill .gpu-bundle/
-#                                         # (CUCO_INCLUDE=dir adds bench/ext's cuCollections comparison,
-#                                         # SLABHASH_DIR=dir the public SlabHash's)
+#                                         # (with each structure's bench/<structure>_gpu_bundle.sh:
+#                                         # its comparisons, when told where a fetched copy is)
 #   bash tools/gpu_run.sh [SECTION...]    # there: run from .gpu-bundle/
 # Sections: sass memcheck stress contended score sanitize bench examples
 # (default: all, in that order), and recipes (only when named: every planted bug under
@@ -20,13 +20,14 @@
 # take: --quick).
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
+source tools/gpu_rows.sh
 bundle=.gpu-bundle
 
 if [ "${1:-}" = --bundle ]; then
   cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null &&
     cmake --build build -j"$(nproc)" || exit 1
   rm -rf "$bundle" && mkdir -p "$bundle"
-  cp build/bench/*_gpu_bench build/bench/gpu_*_bench build/tools/warpcheck "$bundle"/ 2>/dev/null
+  cp build/bench/*_gpu_bench build/tools/warpcheck "$bundle"/ 2>/dev/null
   # The drop-in recorder's CUDA example, built as a user builds it: against
   # the installed package.
   prefix=build/gpu-bundle-prefix
@@ -36,16 +37,11 @@ if [ "${1:-}" = --bundle ]; then
       -DCMAKE_CUDA_COMPILER="${CUDACXX:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}" >/dev/null &&
     cmake --build build/gpu-bundle-example --target gpu_queue >/dev/null &&
     cp build/gpu-bundle-example/gpu_queue "$bundle"/ || exit 1
-  # cuCollections' static_map beside Stadium hashing, when a fetched copy is
-  # named (CUCO_INCLUDE=.../cuCollections/include); it is never committed.
-  if [ -n "${CUCO_INCLUDE:-}" ]; then
-    bash bench/ext/build_cuco_bench.sh "$CUCO_INCLUDE" "$bundle/cuco_static_map_gpu_bench" || exit 1
-  fi
-  # The public SlabHash beside the slab hash, when a fetched copy is named
-  # (SLABHASH_DIR=.../SlabHash with SlabAlloc in it); never committed.
-  if [ -n "${SLABHASH_DIR:-}" ]; then
-    bash bench/ext/build_slabhash_bench.sh "$SLABHASH_DIR" "$bundle/slabhash_public_bench" || exit 1
-  fi
+  # Each structure's programs beyond its benchmark (comparisons with public
+  # code, built when a fetched copy is named): its own bench/<structure>_gpu_bundle.sh.
+  for s in $(structures build/tools/warpcheck); do
+    [ ! -f "bench/${s}_gpu_bundle.sh" ] || bash "bench/${s}_gpu_bundle.sh" "$bundle" || exit 1
+  done
   bash tools/bundle_libs.sh "$bundle"  # shared libraries the device image may lack
   exclude="$(git rev-parse --git-dir)/info/exclude"
   mkdir -p "$(dirname "$exclude")"
@@ -89,20 +85,13 @@ fi
 if want contended; then
 echo "== full contention (issue 27): many warps on 4 keys, every history checked; rare planted bugs under it"
 timeout 500 "$bundle/warpcheck" suite --tag contended --backend gpu 2>&1 | grep -E '^(==|\| |FAILED|suite:)' | tee "$out/contended.txt"
-# The planted bugs (and the slab hash's finding SH4, delete_guard left out)
-# that were rare catches on the GPU, under the same contention.
+# The planted bugs (and findings) that were rare catches on the GPU, under
+# the same contention: each structure's contended rows.
 while IFS='|' read -r structure shape; do
   echo "== $structure $shape" | tee -a "$out/contended.txt"
-  timeout 120 "$bundle/warpcheck" stress --structure $structure $shape --backend gpu --keep-going --no-shrink --timeout 20 2>&1 |
+  timeout 120 "$bundle/warpcheck" stress --structure $structure $shape --backend gpu --keep-going --no-shrink --timeout 20 2>&1 < /dev/null |
     grep -E '^\| ' | tail -n 1 | tee -a "$out/contended.txt"
-done <<'ROWS'
-slabhash|--mode multimap --variant paper --fixes compare_source_key,replace_cas_seen_pair,delete_cas_found_pair,delete_ends_source_only,value_from_key_load,initialize_fresh_slab,link_cas_release,relaxed_slab_loads --teams 64 --keys 4 --ops-per-lane 4 --mix insert=45,erase=45,contains=10 --seeds 300
-slabhash|--mode multimap --variant paper --fixes compare_source_key,replace_cas_seen_pair,delete_cas_found_pair,delete_ends_source_only,value_from_key_load,initialize_fresh_slab,link_cas_release,relaxed_slab_loads --teams 2048 --keys 4 --ops-per-lane 4 --mix insert=45,erase=45,contains=10 --seeds 50
-slabhash|--mode map --mutant no_reread_after_failed_cas --teams 64 --keys 4 --ops-per-lane 4 --seeds 300
-slabhash|--mode map --mutant no_reread_after_failed_cas --teams 2048 --keys 4 --ops-per-lane 4 --seeds 50
-gfsl|--variant fixed --mutant link_before_copy --chunk 16 --teams 512 --keys 64 --ops-per-lane 4 --mix insert=50,erase=0,contains=50 --seeds 300
-gfsl|--variant fixed --mutant no_zombie_skip --chunk 16 --teams 512 --keys 64 --ops-per-lane 4 --mix insert=40,erase=30,contains=30 --seeds 300
-ROWS
+done < <(structure_rows "$bundle/warpcheck" contended)
 fi
 
 if want score; then

@@ -2,6 +2,7 @@
 // campaign, guided-bench): which structure it names, and the line parsed
 // against that structure's option table plus the command's own options.
 #pragma once
+#include <ostream>
 #include <string>
 
 #include "stress/seam/registry.hpp"
@@ -12,6 +13,11 @@ namespace warpcheck::cli {
 // --structure S, declared once: one of the registry's structures.
 // `default_words` says what the command does without it.
 OptionSpec structure_option(const std::string& default_words);
+
+// A former name of a structure as --structure's value (a reproduce line
+// written before the structure was renamed): the line is changed to name it
+// as it is called now, and `note` says so.
+void name_structures_as_now(int argc, char** argv, std::ostream& note);
 
 // --structure's value, wherever it is on the line (the table depends on
 // it); nullptr when the line names none. Throws UsageError for an unknown one.

@@ -10,6 +10,7 @@
 #include "models/base/quote.hpp"
 #include "tools/cli_args.hpp"
 #include "tools/commands.hpp"
+#include "tools/stress_line.hpp"
 
 namespace {
 
@@ -33,6 +34,7 @@ int main(int argc, char** argv) {
   }
   const std::string command = argv[1];
   try {
+    name_structures_as_now(argc, argv, std::cerr);
     for (const Command& c : commands())
       if (c.spec().name == command) return c.run(argc, argv);
     std::cerr << "warpcheck: unknown command " << warpcheck::detail::quoted(command) << "\n" << usage();

@@ -24,10 +24,11 @@ struct SyntheticHistorySpec {
   // spans its whole batch, overlapping every other operation of the batch
   // and none outside it; `overlap` is then ignored.
   uint32_t warp_batch = 0;
-  // Priority queue, the shape of a recorded GPU heap run: every push carries
-  // exactly `batch` keys and every pop asks for `batch` (full batches);
-  // with `phases`, the first half of the operations are the model's first
-  // operation (pushes), the rest its second (pops). A queue draws its
+  // Priority queue, the shape of a batched GPU priority queue's recorded
+  // run: every push carries exactly `batch` keys and every pop asks for
+  // `batch` (full batches); with `phases`, the first half of the
+  // operations are the model's first operation (pushes), the rest its
+  // second (pops). A queue draws its
   // batched enqueues and dequeues with full batches, its single ones
   // otherwise. Queues and stacks get distinct values (from the operation's
   // index), whatever `keys` says.

@@ -3,6 +3,7 @@
 #include "stress/harness/seed_runs.hpp"
 #include "stress/seam/fix_bits.hpp"
 #include "stress/seam/workload_options.hpp"
+#include "structures/gfsl/gfsl_invariants.hpp"
 #if WARPCHECK_HAVE_CUDA
 #include "stress/gfsl/gpu.hpp"
 #endif
@@ -210,7 +211,7 @@ SeedRun GfslAdapter::run_threads(const Config& c, uint64_t seed, const Ops& ops)
   meta.seed = seed;
   SeedRun r = seed_run_from_threads(run_in_threads(s, ops, c.teams, c.ops_per_lane, 32 * c.ops_per_lane, meta,
                                                                  prefill_ops(c, OpKind::Insert)));
-  if (!r.fault) r.invariant_violations = check_gfsl_invariants(s);
+  if (!r.fault) r.invariant_violations = structures::gfsl_invariants(s);
   return r;
 }
 
@@ -218,7 +219,7 @@ SeedRun GfslAdapter::run_gpu(const Config& c, const GpuRunSettings& g, const Ops
 #if WARPCHECK_HAVE_CUDA
   const gpu::GpuRun run = gpu::run_gfsl(c, ops, g.spin_bound, {g.recipe, g.seed});
   SeedRun r = seed_run_from_gpu(run, ModelId::Map, g);
-  if (!r.fault) r.invariant_violations = check_gfsl_invariants(gfsl_view(c, run.memory->pointers()));
+  if (!r.fault) r.invariant_violations = structures::gfsl_invariants(gfsl_view(c, run.memory->pointers()));
   return r;
 #else
   (void)c, (void)g, (void)ops;

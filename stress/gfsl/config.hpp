@@ -1,7 +1,6 @@
 // The GFSL skiplist's run configuration, memory (a pool of chunks, the
-// head array, the level counters, the bump allocator), its quiescent
-// invariants, and its runs on the simulator and real threads (the GPU's in
-// gpu.hpp).
+// head array, the level counters, the bump allocator), and its runs on the
+// simulator and real threads (the GPU's in gpu.hpp).
 #pragma once
 #include <cstdint>
 #include <string>
@@ -35,15 +34,7 @@ MemoryLayout gfsl_layout(const GfslConfig& c);
 void gfsl_initialize(const GfslConfig& c, HostMemory& m);
 structures::gfsl gfsl_view(const GfslConfig& c, ArrayPointers arrays);
 
-// Invariants of a quiescent structure (thesis section 4.3, and what a
-// finished run leaves): each level's live chunks sorted, packed and within
-// their max, no key in two of them, each max below the next chunk's keys;
-// the last chunk of a level live, with max and next infinity; every chunk
-// allocated reachable on its level unless a zombie, and on one level only;
-// no lock held; every down pointer reaching, laterally, the chunk that
-// encloses its key one level down, which holds it; a level's counter zero
-// exactly when it holds no key. Empty when they hold.
-std::vector<std::string> check_gfsl_invariants(const structures::gfsl& s);
+// Its quiescent invariants: structures/gfsl/gfsl_invariants.hpp.
 
 // One run of `ops` (teams x 32 x ops_per_lane) under sim's schedule.
 CheckedRun run_gfsl_sim(const GfslConfig& c, const sim::SimConfig& sim, const std::vector<core::workload_op>& ops);

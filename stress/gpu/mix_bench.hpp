@@ -1,5 +1,5 @@
-// A mixed-operation benchmark for any warp structure (the GFSL thesis'
-// setting, chapter 5): prefill half of a key range with distinct keys, then
+// A mixed-operation benchmark for any warp structure (the setting of
+// chapter 5 of Moscovici's thesis, a GPU-friendly skiplist): prefill half of a key range with distinct keys, then
 // `operations` operations whose kinds follow a mix [insert, delete,
 // contains] and whose keys are uniform on the range, in blocks of
 // `warps_per_block` warps. Plain C++; the runner is in mix_bench.cuh.

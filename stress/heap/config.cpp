@@ -1,6 +1,7 @@
 #include "stress/heap/config.hpp"
 
 #include "linearizability/history.hpp"
+#include "structures/heap/heap_invariants.hpp"
 
 #include <algorithm>
 #include <iterator>
@@ -125,43 +126,11 @@ generalized_heap heap_view(const HeapConfig& c, ArrayPointers a) {
 }
 
 std::vector<std::string> check_heap_invariants(const generalized_heap& h, const History& history) {
-  std::vector<std::string> bad;
+  std::vector<uint32_t> held;
+  std::vector<std::string> bad = structures::heap_invariants(h, &held);
   auto note = [&](std::string s) {
     if (bad.size() < 20) bad.push_back(std::move(s));
   };
-  auto node = [&](uint32_t i) { return h.keys + size_t(i) * h.k; };
-  const uint32_t size = *h.partial_size, last = *h.last;
-  for (uint32_t i = 1; i < h.nodes; ++i)
-    if (h.states[i] != structures::node_state::avail)
-      note("node " + std::to_string(i) + " is left in state " + std::to_string(h.states[i]) + " (not AVAIL)");
-  if (last > h.capacity) note("last = " + std::to_string(last) + " is past the capacity");
-  if (*h.gate != 0) note("the phase gate is left at " + std::to_string(*h.gate) + " (an operation still inside)");
-  std::vector<bool> used(h.nodes, false);
-  for (uint32_t n = 1; n <= std::min(last, h.capacity); ++n) used[h.node_of(n)] = true;
-  std::multiset<uint32_t> held;
-  for (uint32_t i = 1; i < h.nodes; ++i) {
-    const uint32_t* b = node(i);
-    if (!used[i]) {
-      if (std::any_of(b, b + h.k, [](uint32_t v) { return v != generalized_heap::kEmptyKey; }))
-        note("node " + std::to_string(i) + " is not in use but holds keys");
-      continue;
-    }
-    if (!std::is_sorted(b, b + h.k)) note("node " + std::to_string(i) + " is not sorted");
-    if (std::count(b, b + h.k, generalized_heap::kEmptyKey))
-      note("node " + std::to_string(i) + " is in use but has empty slots");
-    held.insert(b, b + h.k);
-    if (i > 1 && used[i / 2] && node(i)[0] < node(i / 2)[h.k - 1])
-      note("heap property: node " + std::to_string(i) + "'s smallest key " + std::to_string(node(i)[0]) +
-           " is below its parent " + std::to_string(i / 2) + "'s largest " + std::to_string(node(i / 2)[h.k - 1]));
-  }
-  if (size >= h.k) note("the partial buffer holds " + std::to_string(size) + " keys (at most k - 1)");
-  const uint32_t* p = h.partial;
-  const uint32_t psize = std::min(size, h.k);
-  if (!std::is_sorted(p, p + psize)) note("the partial buffer is not sorted");
-  if (last > 0 && psize > 0 && p[0] < node(1)[h.k - 1])
-    note("property 3: the partial buffer's smallest key " + std::to_string(p[0]) + " is below the root's largest " +
-         std::to_string(node(1)[h.k - 1]));
-  held.insert(p, p + psize);
   // Conservation: only for a complete history with nothing pending.
   const bool settled = !history.meta.incomplete &&
                        std::none_of(history.ops.begin(), history.ops.end(), [](const Operation& o) { return o.pending(); });

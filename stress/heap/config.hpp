@@ -66,12 +66,10 @@ std::vector<core::workload_op> heap_prefill_ops(const HeapConfig& c);
 MemoryLayout heap_layout(const HeapConfig& c);
 structures::generalized_heap heap_view(const HeapConfig& c, ArrayPointers arrays);
 
-// Invariants of a quiescent heap (over host memory): every lock released;
-// nodes 1..last full and sorted, the others empty; the generalized heap
-// property; the partial buffer sorted, short, and not below the root; and,
-// when the history is complete with no pending operation, the keys held
-// equal the keys pushed minus the keys popped (as multisets). Empty when
-// they hold.
+// Invariants of a quiescent heap (over host memory): the heap's own over
+// its memory (structures/heap/heap_invariants.hpp), then, when the history
+// is complete with no pending operation, the keys held equal the keys
+// pushed minus the keys popped (as multisets). Empty when they hold.
 std::vector<std::string> check_heap_invariants(const structures::generalized_heap& h, const History& history);
 
 // One run of `ops` under sim's schedule (sim.teams = c.teams, sim.lanes = c.lanes).

@@ -2,7 +2,7 @@
 // an option's choices, the look-up of its parsed value and the names a
 // catalogue lists all come from it, by name, never by position.
 //
-//   constexpr Named<stadium_access> kAccesses[] = {WC_NAMED(stadium_access::ignore), WC_NAMED(stadium_access::wait)};
+//   constexpr Named<lock_access> kAccesses[] = {WC_NAMED(lock_access::ignore), WC_NAMED(lock_access::wait)};
 //   static_assert(in_enum_order(kAccesses));  // entry i is value i: every value once
 //   choice_option("access", "...", "wait", kAccesses)  ...  c.access = o.choice("access", kAccesses);
 //

@@ -8,6 +8,9 @@ namespace warpcheck {
 const Structure* Registry::find(std::string_view name) const {
   for (const Structure& s : structures)
     if (s.spec.name == name) return &s;
+  for (const Structure& s : structures)
+    for (const std::string& former : s.spec.former_names)
+      if (former == name) return &s;
   return nullptr;
 }
 

@@ -20,8 +20,9 @@ struct GpuProbe {
 struct Registry {
   std::vector<Structure> structures;  // the first is the default
   std::function<GpuProbe()> probe_gpu;
+  // By its name or one of its former names (a history written before).
   const Structure* find(std::string_view name) const;
-  std::string names() const;  // "slabhash, sorted-set, heap"
+  std::string names() const;  // "a, b, c": the names, not the former ones
 };
 
 const Registry& registry();

@@ -218,4 +218,5 @@ void check_applicability(const StructureSpec& s, const Options& o) {
     for (const FixSpec& f : s.fixes)
       if (f.name == name) check_applies("fix " + f.name, f.applies, o);
 }
+
 }  // namespace warpcheck

@@ -119,7 +119,10 @@ struct SuiteRun {
 };
 
 struct StructureSpec {
-  std::string name;
+  std::string name;  // its folders' name too: structures/<name>/, stress/<name>/, ...
+  // Names it had before: histories, failure folders and reproduce lines
+  // written then name it so, and still run (Registry::find takes them).
+  std::vector<std::string> former_names;
   std::string description;              // one line
   std::string team = "warp";            // what runs an operation: "warp" or "block" (one lane a team: a thread)
   OptionTable options;                  // its own, beyond the stress run's
@@ -127,7 +130,7 @@ struct StructureSpec {
   std::vector<FixSpec> fixes;
   std::vector<FindingSpec> findings;
   // The audit of the paper's printed lines against ours, from the source
-  // root ("docs/papers/gfsl.md"); its "## Fixes" table names every fix.
+  // root ("docs/papers/<name>.md"); its "## Fixes" table names every fix.
   std::string audit;
   std::string model;                    // the sequential model(s), in words
   std::vector<std::string> invariants;  // quiescent invariants checked after each run

@@ -5,7 +5,7 @@
 // still fails).
 //
 // A workload is teams x lanes x per_lane slots (lanes: 32 for a warp's
-// work sharing, 1 for a team with one queue, like the heap's blocks).
+// work sharing, 1 for a team with one queue, like a block that batches).
 // Contention knobs:
 //  - hot keys: a fraction of the operations on a few hot keys;
 //  - same key in a warp: a lane takes the key of the lane before it;
@@ -14,9 +14,10 @@
 // Inserted values are the slot's index + 1: unique in every workload,
 // shrunk ones included.
 //
-// Batched workloads (the heap's): an insert is a push of `key + 1` keys
-// (1 to `keys`; full_batches is the chance of a full one), whose value
-// seeds the keys (structures/heap/heap_driver.hpp); an erase is a pop.
+// Batched workloads (a batched priority queue's): an insert is a push of
+// `key + 1` keys (1 to `keys`; full_batches is the chance of a full one),
+// whose value seeds the keys (the structure's driver draws them); an erase
+// is a pop.
 #pragma once
 #include <cstdint>
 #include <functional>

@@ -5,6 +5,7 @@
 #include "stress/harness/seed_runs.hpp"
 #include "stress/seam/fix_bits.hpp"
 #include "stress/seam/workload_options.hpp"
+#include "structures/slab_hash/slab_hash_invariants.hpp"
 #if WARPCHECK_HAVE_CUDA
 #include "stress/slab_hash/gpu.hpp"
 #endif
@@ -33,7 +34,8 @@ StructureSpec SlabHashAdapter::declare() {
   // its read until writes tear it (docs/team-and-memory-layer.md).
   const std::vector<std::string> torn_slab_reads{"--mode map --scheduler targeted", "--mode multimap --scheduler targeted"};
   StructureSpec s;
-  s.name = "slabhash";
+  s.name = "slab_hash";
+  s.former_names = {"slabhash"};  // its command-line name before issue 31
   s.description = "the slab hash with SlabAlloc (Ashkiani, Farach-Colton, Owens, IPDPS 2018), map or multimap";
   s.model = "map (--mode map: upsert, erase, find) or multimap (--mode multimap: insert, erase, find)";
   s.audit = "docs/papers/slab_hash.md";
@@ -189,7 +191,7 @@ SeedRun SlabHashAdapter::run_threads(const Config& c, uint64_t seed, const Ops& 
   meta.seed = seed;
   SeedRun r = seed_run_from_threads(run_in_threads(table, ops, c.teams, c.ops_per_lane, 32 * c.ops_per_lane, meta,
                                                     prefill_ops(c, slab_hash_op_kinds(c.mode).insert)));
-  if (!r.fault) r.invariant_violations = check_slab_hash_invariants(table);
+  if (!r.fault) r.invariant_violations = structures::slab_hash_invariants(table);
   return r;
 }
 
@@ -197,7 +199,7 @@ SeedRun SlabHashAdapter::run_gpu(const Config& c, const GpuRunSettings& g, const
 #if WARPCHECK_HAVE_CUDA
   const gpu::GpuRun run = gpu::run_slab_hash(c, g.seed, ops, g.spin_bound, {g.recipe, g.seed});
   SeedRun r = seed_run_from_gpu(run, slab_hash_model(c), g);
-  if (!r.fault) r.invariant_violations = check_slab_hash_invariants(slab_hash_view(c, g.seed, run.memory->pointers()));
+  if (!r.fault) r.invariant_violations = structures::slab_hash_invariants(slab_hash_view(c, g.seed, run.memory->pointers()));
   return r;
 #else
   (void)c, (void)g, (void)ops;

@@ -1,6 +1,6 @@
 // The slab hash benchmark's operations (stress/slab_hash/gpu.cu), shared
 // with the comparison against the public SlabHash (bench/ext/
-// slabhash_public_bench.cu) so that both tables are built from the same
+// slab_hash_public_bench.cu) so that both tables are built from the same
 // keys and run the same searches and mixes, operation for operation.
 //
 // Phases on `n` distinct keys (indices: [0, n) built, [n, 2n) inserted by

@@ -1,5 +1,5 @@
-// The slab hash's run configuration, memory, quiescent invariants and runs
-// on the simulator and real threads (the GPU's in gpu.hpp).
+// The slab hash's run configuration, memory and runs on the simulator and
+// real threads (the GPU's in gpu.hpp).
 #pragma once
 #include <cstdint>
 #include <string>
@@ -34,11 +34,7 @@ MemoryLayout slab_hash_layout(const SlabHashConfig& c);
 // function's a and b come from the seed.
 structures::slab_hash slab_hash_view(const SlabHashConfig& c, uint64_t seed, ArrayPointers arrays);
 
-// Invariants of a quiescent table (over host memory): every linked slab
-// allocated and in exactly one list, no allocated slab unreachable, every
-// key in its bucket, and (map mode) at most one live copy of a key. Empty
-// when they hold.
-std::vector<std::string> check_slab_hash_invariants(const structures::slab_hash& table);
+// Its quiescent invariants: structures/slab_hash/slab_hash_invariants.hpp.
 
 // One run of `ops` (teams x 32 x ops_per_lane) under sim's schedule; the
 // hash function comes from sim.seed.

@@ -13,6 +13,7 @@
 #include "stress/slab_hash/bench_ops.hpp"
 #include "stress/slab_hash/gpu.hpp"
 #include "structures/core/bulk_driver.hpp"
+#include "structures/slab_hash/slab_hash_invariants.hpp"
 
 namespace warpcheck::gpu {
 
@@ -298,7 +299,7 @@ SlabHashBenchResult run_slab_hash_bench(const SlabHashBenchSpec& spec) {
   }
   if (spec.invariants) {
     const auto host = table.to_host();
-    r.invariant_violations = check_slab_hash_invariants(slab_hash_view(c, spec.seed, host->pointers()));
+    r.invariant_violations = structures::slab_hash_invariants(slab_hash_view(c, spec.seed, host->pointers()));
   }
   return r;
 }
@@ -318,7 +319,7 @@ SlabHashMixResult run_slab_hash_mix_bench(const MixBenchSpec& spec, double slabs
   SlabHashMixResult r;
   r.times = run_mix_bench(slab_hash_view(c, spec.seed, table.pointers()), spec, OpKind::Upsert);
   const auto host = table.to_host();
-  r.invariant_violations = check_slab_hash_invariants(slab_hash_view(c, spec.seed, host->pointers()));
+  r.invariant_violations = structures::slab_hash_invariants(slab_hash_view(c, spec.seed, host->pointers()));
   return r;
 }
 

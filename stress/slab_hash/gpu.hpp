@@ -69,7 +69,7 @@ struct SlabHashBenchResult {
 };
 SlabHashBenchResult run_slab_hash_bench(const SlabHashBenchSpec& spec);
 
-// The GFSL thesis' mixed benchmark (stress/gpu/mix_bench.hpp) on a map with
+// The mixed benchmark of stress/gpu/mix_bench.hpp on a map with
 // about `slabs_per_bucket` slabs a bucket once half the range is in: the
 // unordered ceiling beside an ordered structure. Inserts are upserts.
 struct SlabHashMixResult {

@@ -10,7 +10,8 @@ namespace warpcheck {
 
 StructureSpec SortedSetAdapter::declare() {
   StructureSpec s;
-  s.name = "sorted-set";
+  s.name = "sorted_set";
+  s.former_names = {"sorted-set"};  // its command-line name before issue 31
   s.description = "a warp-cooperative, lock-based set of sorted 32-slot arrays (the layer's own proof structure)";
   s.model = "set (insert, erase, contains)";
   s.options = warp_workload_options("insert=50,erase=20,contains=30", INT32_MAX);

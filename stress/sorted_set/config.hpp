@@ -7,7 +7,7 @@
 #include "stress/harness/sim_harness.hpp"
 #include "stress/seam/structure_memory.hpp"
 #include "stress/seam/workload.hpp"
-#include "structures/sorted_array_set/sorted_array_set.hpp"
+#include "structures/sorted_set/sorted_set.hpp"
 
 namespace warpcheck {
 
@@ -23,7 +23,7 @@ WorkloadShape sorted_set_shape(const SortedSetConfig& c);
 
 // Locks, sizes and keys of every bucket.
 MemoryLayout sorted_set_layout(const SortedSetConfig& c);
-structures::sorted_array_set sorted_set_view(const SortedSetConfig& c, ArrayPointers arrays);
+structures::sorted_set sorted_set_view(const SortedSetConfig& c, ArrayPointers arrays);
 
 // One run of `ops` (teams x 32 x ops_per_lane) under sim's schedule.
 TargetRun run_sorted_set_sim(const SortedSetConfig& c, const sim::SimConfig& sim, const std::vector<core::workload_op>& ops);

@@ -48,7 +48,7 @@ SortedSetBenchRun run_sorted_set_bench(const SortedSetBenchSpec& spec) {
   DeviceMemory memory(sorted_set_layout(c));
   DeviceLog log(c.teams, c.log_capacity ? c.log_capacity : 32 * c.ops_per_lane, spec.clock);
   DeviceBuffer<cuda_backend::device_faults> faults(1);
-  const structures::sorted_array_set set = sorted_set_view(c, memory.pointers());
+  const structures::sorted_set set = sorted_set_view(c, memory.pointers());
   const cuda_backend::device_context ctx{spec.spin_bound, faults.p};
   for (uint32_t r = 0; r < std::max(spec.repeats, 1u); ++r) {
     memory.reset();

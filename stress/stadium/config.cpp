@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "structures/core/sim/sim_team.hpp"
+#include "structures/stadium/stadium_invariants.hpp"
 
 namespace warpcheck {
 
@@ -14,6 +15,7 @@ using structures::stadium_hash;
 using structures::stadium_kernel;
 using structures::stadium_mutant;
 using structures::stadium_detail::ticket_state;
+using structures::stadium_host::slot_at;
 
 namespace {
 
@@ -160,35 +162,11 @@ stadium_hash stadium_view(const StadiumConfig& c, ArrayPointers a) {
 
 namespace {
 
-// A bucket as it is in host memory: its key, and its value (the id, or
-// kTornValue | id when its words disagree).
-struct HostPair {
-  uint64_t key;
-  int64_t value;
-};
-
-template <class W>
-HostPair read_pair(const stadium_hash& s, uint32_t b) {
-  const W* w = s.table.bucket<W>(b);
-  const W id = w[1];
-  bool whole = true;
-  for (uint32_t j = 1; j < s.table.value_words(); ++j) whole = whole && w[1 + j] == W(structures::stadium_detail::value_word(id, j));
-  return {uint64_t(w[0]), whole ? int64_t(uint64_t(id)) : (structures::stadium_detail::kTornValue | int64_t(uint32_t(id)))};
-}
-HostPair read_pair(const stadium_hash& s, uint32_t b) {
-  return s.table.word_bytes() == 4 ? read_pair<uint32_t>(s, b) : read_pair<uint64_t>(s, b);
-}
-
 template <class W>
 void write_pair(const stadium_hash& s, uint32_t b, uint64_t key, uint64_t id) {
   W* w = s.table.bucket<W>(b);
   w[0] = W(key);
   for (uint32_t j = 0; j < s.table.value_words(); ++j) w[1 + j] = W(structures::stadium_detail::value_word(id, j));
-}
-
-uint32_t slot_at(const stadium_hash& s, uint32_t b) {
-  const auto r = s.board.at(b);
-  return s.board.slot_of(*r.word, r);
 }
 
 // The filler pairs: key keys + i, value ids after the workload's and the prefill's.
@@ -218,7 +196,6 @@ std::vector<std::string> check_stadium_invariants(const StadiumConfig& c, const 
   auto note = [&](std::string m) {
     if (bad.size() < 20) bad.push_back(std::move(m));
   };
-  const auto& board = s.board;
   // The pairs that must be live: fillers, plus inserts minus erases.
   std::map<std::pair<uint64_t, int64_t>, int64_t> expected;  // (stored key, value) -> copies
   std::map<uint64_t, int64_t> workload_key;                  // stored key -> the workload's key, for messages
@@ -244,43 +221,9 @@ std::vector<std::string> check_stadium_invariants(const StadiumConfig& c, const 
     auto it = workload_key.find(k);
     return it != workload_key.end() ? "key " + std::to_string(it->second) : "filler key " + std::to_string(k);
   };
-  // The live pairs, and the tickets' states.
-  std::map<std::pair<uint64_t, int64_t>, int64_t> live;
-  std::map<std::pair<uint64_t, int64_t>, uint32_t> available_over;  // a bucket holding a pair, under an available ticket
-  uint64_t live_count = 0;
-  for (uint32_t b = 0; b < s.buckets; ++b) {
-    const uint32_t slot = slot_at(s, b);
-    const ticket_state st = board.state(slot);
-    if (st == ticket_state::inserting || st == ticket_state::claimed) {
-      note("bucket " + std::to_string(b) + "'s ticket is left " + (st == ticket_state::inserting ? "inserting" : "claimed"));
-      continue;
-    }
-    const HostPair p = read_pair(s, b);
-    if (st != ticket_state::live) {
-      available_over[{p.key, p.value}] = b;
-      continue;
-    }
-    ++live_count;
-    ++live[{p.key, p.value}];
-    if (board.info_field(slot) != s.table.info(p.key, board.info_bits()))
-      note("bucket " + std::to_string(b) + ": the ticket's info bits do not match its " + name(p.key));
-    if (p.value & structures::stadium_detail::kTornValue)
-      note("bucket " + std::to_string(b) + " (" + name(p.key) + ") holds a torn value");
-    // Reachable: no lookup stops before this bucket on its key's chain
-    // (as printed, with deletions in the mix, retrievals stop nowhere).
-    const bool tombstones = s.fixed(structures::stadium_fix::tombstones);
-    uint32_t at = s.table.first_bucket(p.key, s.buckets);
-    for (uint32_t i = 0; i < s.buckets && at != b; ++i, at = s.table.next_bucket(at, p.key, s.buckets)) {
-      const ticket_state there = board.state(slot_at(s, at));
-      const bool stops = tombstones ? board.info_bits() > 0 && there == ticket_state::never_used
-                                    : !s.deletes && (there == ticket_state::never_used || there == ticket_state::tombstone);
-      if (stops) {
-        note("bucket " + std::to_string(b) + " (" + name(p.key) + ") is past an available ticket at bucket " + std::to_string(at) +
-             " on its chain: a retrieval stops there");
-        break;
-      }
-    }
-  }
+  structures::stadium_pairs pairs;
+  for (std::string& m : structures::stadium_invariants(s, name, &pairs)) note(std::move(m));
+  auto& [live, available_over, live_count] = pairs;
   uint64_t expected_count = 0;
   for (const auto& [pair, n] : expected) expected_count += uint64_t(std::max<int64_t>(n, 0));
   if (live_count != expected_count)

@@ -62,13 +62,12 @@ structures::stadium_hash stadium_view(const StadiumConfig& c, ArrayPointers arra
 void stadium_fill(const StadiumConfig& c, HostMemory& memory);
 
 // Invariants of a quiescent table (over host memory), given the run's
-// history: no ticket left held (inserting or claimed); every live ticket's
-// info bits those of its bucket's key, and its value whole; the live pairs
-// exactly the fillers plus the pairs inserted minus those erased (their
-// count is inserts minus successful deletes: an available ticket over a
-// pair still live is named); each live pair reachable by a retrieval along
-// its key's chain; every operation of the history completed. Empty when
-// they hold.
+// history: every operation of the history completed; the table's own
+// (structures/stadium/stadium_invariants.hpp: no ticket held, info bits,
+// whole values, reachability); and the live pairs exactly the fillers plus
+// the pairs inserted minus those erased (their count is inserts minus
+// successful deletes: an available ticket over a pair still live is
+// named). Empty when they hold.
 std::vector<std::string> check_stadium_invariants(const StadiumConfig& c, const structures::stadium_hash& s, const History& h);
 
 // One run of `ops` (teams x 32 x ops_per_lane) under sim's schedule

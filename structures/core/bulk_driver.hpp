@@ -1,5 +1,5 @@
-// Warp-cooperative work sharing over operations held in registers, the
-// public SlabHash's way: each lane loads its K operations from
+// Warp-cooperative work sharing over operations held in registers, as the
+// public code of Ashkiani et al.'s GPU hash table does it: each lane loads its K operations from
 // struct-of-arrays input (4-byte keys and values, 1-byte kinds, coalesced)
 // before the work starts and prepares them itself (the structure's
 // prepare(): the bucket hashed by every lane at once); the team then serves
@@ -41,7 +41,7 @@ struct bulk_input {
   uint64_t count = 0;
 };
 
-inline constexpr uint32_t kNoValue = 0xFFFFFFFFu;  // the public SlabHash's SEARCH_NOT_FOUND
+inline constexpr uint32_t kNoValue = 0xFFFFFFFFu;  // that public code's SEARCH_NOT_FOUND
 
 // A structure with 32-bit keys and values whose lanes prepare their own
 // operations: every lane calls serve() with its own lane_op and the same

@@ -1,5 +1,5 @@
 // A lane of any team acting as a team of its own: what a structure that
-// gives every thread its own operation (Stadium hashing's Stash) runs on.
+// gives every thread its own operation (a thread-per-key hash table) runs on.
 // It is lane 0 of a team of one, numbered across the grid (the parent
 // team's id times its size, plus the lane), so its operations are recorded
 // in a stream of their own. Collectives are over itself: no lane waits for

@@ -30,6 +30,7 @@
 #pragma once
 #include <cstdint>
 
+#include "models/base/splitmix.hpp"  // detail/operations.hpp's mix_pair
 #include "structures/core/spin.hpp"
 #include "structures/core/workload_op.hpp"
 #include "structures/gfsl/gfsl_layout.hpp"

@@ -6,7 +6,7 @@ fail() { echo "FAIL: $*"; exit 1; }
 
 # A planted bug that fails a few percent of the seeds, so that failures and
 # their replay lines are merged too; 300 seeds take a few seconds.
-run=(--structure slabhash --mode map --mutant torn_read --backend sim)
+run=(--structure slab_hash --mode map --mutant torn_read --backend sim)
 seeds=300
 
 # The first table row's first eight cells: runs, operations, the three

@@ -18,7 +18,7 @@ trap '[ -n "$launcher" ] && kill -9 "$launcher" 2>/dev/null; [ -n "$strays" ] &&
 . "$(dirname "$0")/campaign_common.sh"
 
 # Shards far longer than the test: they end only when killed.
-long=(--structure slabhash --mode map --backend sim --seeds 100000)
+long=(--structure slab_hash --mode map --backend sim --seeds 100000)
 
 # The pids of DIR's running shards (their locks' holders, as --status shows them).
 running_pids() { "$w" campaign --status "$1" 2>/dev/null | sed -n 's/^| [0-9]* | .* | running (pid \([0-9]*\) on .*/\1/p'; }
@@ -84,7 +84,7 @@ launcher=""
 [ -z "$(running_pids "$dir/c")" ] || fail "shards outlived a launcher stopped by SIGTERM"
 
 # 4. Damaged results: named, not merged, run again by --resume.
-"$w" campaign --structure slabhash --mode map --backend sim --seeds 30 --shards 3 --local 2 --out "$dir/d" --quiet >"$dir/d1.txt" 2>&1 ||
+"$w" campaign --structure slab_hash --mode map --backend sim --seeds 30 --shards 3 --local 2 --out "$dir/d" --quiet >"$dir/d1.txt" 2>&1 ||
   { cat "$dir/d1.txt"; fail "the small campaign"; }
 sed -i 's/"linearizable":10,/"linearizable":5700,/' "$dir/d/shards/shard-0000.json"
 head -c 60 "$dir/d/shards/shard-0002.json" >"$dir/cut" && mv "$dir/cut" "$dir/d/shards/shard-0002.json"

@@ -44,7 +44,7 @@ got=$(counts "$dir/c2.txt")
 check_failures_listed "$dir/c"
 
 # SIGTERM of the launcher while its tasks run: it cancels its job, says so, merges and exits 2.
-"$w" campaign --structure slabhash --mode map --backend sim --seeds 100000 --shards 2 --slurm --out "$dir/t" --quiet >"$dir/t.txt" 2>&1 &
+"$w" campaign --structure slab_hash --mode map --backend sim --seeds 100000 --shards 2 --slurm --out "$dir/t" --quiet >"$dir/t.txt" 2>&1 &
 launcher=$!
 for _ in $(seq 100); do
   # Not `status | grep -q`: grep's early exit is a SIGPIPE, a failure under pipefail.

@@ -58,7 +58,7 @@ grep -q "has its result: nothing to run" "$dir/c3.err" && [ "$(finished_shards "
 
 # The deadline: shards still running are stopped, reported, and the exit says incomplete.
 start=$(date +%s)
-"$w" campaign --structure slabhash --backend sim --seeds 100000 --shards 2 --local 2 --deadline 1 --out "$dir/d" --quiet >"$dir/d.txt" 2>&1
+"$w" campaign --structure slab_hash --backend sim --seeds 100000 --shards 2 --local 2 --deadline 1 --out "$dir/d" --quiet >"$dir/d.txt" 2>&1
 rc=$?
 [ $rc = 2 ] || { cat "$dir/d.txt"; fail "a campaign cut by its deadline exited $rc"; }
 [ $(($(date +%s) - start)) -lt 20 ] || fail "the deadline did not stop the campaign"
@@ -82,7 +82,7 @@ rc=$?  # 2: shards not finished; 1 when the finished one also had a failing run
 
 # tools/sim_campaign.sh: one campaign a shape, one row each.
 printf -- '--mode map\n--mode map --mutant torn_read\n' >"$dir/shapes.txt"
-WARPCHECK=$w bash "$(dirname "$0")/../../tools/sim_campaign.sh" slabhash 40 "$dir/shapes.txt" 2 20 >"$dir/sim.txt" 2>"$dir/sim.err"
+WARPCHECK=$w bash "$(dirname "$0")/../../tools/sim_campaign.sh" slab_hash 40 "$dir/shapes.txt" 2 20 >"$dir/sim.txt" 2>"$dir/sim.err"
 rc=$?
 [ $rc = 1 ] && grep -q '^| `--mode map` | 40 | 0 | 40 | 0 | 0 | 0 | 0 | 0 | 0 |$' "$dir/sim.txt" &&
   grep -q '^| `--mode map --mutant torn_read` | 40 | [1-9]' "$dir/sim.txt" && grep -q "first failure: warpcheck repro " "$dir/sim.err" ||
@@ -112,7 +112,7 @@ expect_refused "no --out" --resume "$dir/c" --out "$dir/y"
 expect_refused "\-\-out DIR" "${run[@]}" --seeds 10
 expect_refused "has shards 0 to 4, not 5" --run-shard "$dir/c" 5
 expect_refused "must be a shard's index" --run-shard "$dir/c" x
-if ! "$w" stress --structure slabhash --backend gpu --seeds 1 --quiet >/dev/null 2>&1; then
+if ! "$w" stress --structure slab_hash --backend gpu --seeds 1 --quiet >/dev/null 2>&1; then
   expect_refused "^warpcheck campaign: --gpus: " "${run[@]}" --seeds 10 --gpus --out "$dir/x"
 fi
 echo "campaign over local processes: merged counts equal one process's ($want); killed shard reported and resumed alone"

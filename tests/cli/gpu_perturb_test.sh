@@ -11,7 +11,7 @@ dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 
-if ! "$w" stress --structure sorted-set --backend gpu --seeds 1 --quiet >"$dir/probe" 2>&1; then
+if ! "$w" stress --structure sorted_set --backend gpu --seeds 1 --quiet >"$dir/probe" 2>&1; then
   if grep -q -- "--backend gpu:" "$dir/probe"; then
     echo "SKIP: no CUDA device here ($(grep -o -- '--backend gpu:.*' "$dir/probe" | head -1))"
     exit 77
@@ -32,7 +32,7 @@ for s in $structures; do
 done
 
 # A perturbed failure's history replays with its recipe.
-"$w" stress --structure sorted-set --backend gpu --mutant unlocked_contains --recipe preset:tear --seeds 50 --quiet --no-shrink \
+"$w" stress --structure sorted_set --backend gpu --mutant unlocked_contains --recipe preset:tear --seeds 50 --quiet --no-shrink \
   --out "$dir/f" >"$dir/out" 2>&1
 if [ -s "$dir/f/history.bin" ]; then
   "$w" repro "$dir/f/history.bin" --times 3 --quiet >"$dir/repro" 2>&1
@@ -41,7 +41,7 @@ else
   echo "note: unlocked_contains not caught in 50 perturbed seeds; repro not exercised"
 fi
 
-"$w" recipes --structure sorted-set --mutants unlocked_contains --runs 5 --budget 20 --sim-seeds 2 --append "$dir/t" >"$dir/out" 2>&1
+"$w" recipes --structure sorted_set --mutants unlocked_contains --runs 5 --budget 20 --sim-seeds 2 --append "$dir/t" >"$dir/out" 2>&1
 [ -s "$dir/t/by_recipe.md" ] && [ -s "$dir/t/by_mutant.md" ] || { cat "$dir/out"; fail "no recipe table"; }
 grep -c "unlocked_contains" "$dir/t/by_recipe.md" | grep -q 4 || { cat "$dir/t/by_recipe.md"; fail "not one row a recipe"; }
 echo "PASS"

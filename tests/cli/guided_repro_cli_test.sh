@@ -13,7 +13,7 @@ trap 'rm -rf "$dir"' EXIT
 # shellcheck source=expect.sh
 source "$(dirname "$0")/expect.sh"
 
-bug="--structure sorted-set --mutant unlocked_contains --teams 8 --ops-per-lane 4 --keys 128 --buckets 4"
+bug="--structure sorted_set --mutant unlocked_contains --teams 8 --ops-per-lane 4 --keys 128 --buckets 4"
 # shellcheck disable=SC2086
 expect 0 guided-bench $bug --histories 1 --tries 30 --keep "$dir/gpu"
 grep -q "^| guided | 1 of 1 |" "$dir/out" || { cat "$dir/out"; fail "guided-bench did not reproduce its one failure"; }
@@ -46,6 +46,6 @@ expect 3 repro "$gpu" --tries 5
 grep -q -- "--tries goes with warpcheck repro" "$dir/out" || { cat "$dir/out"; fail "--tries without --in-simulator"; }
 expect 3 repro "$gpu" --in-simulator --keys 4
 grep -q "the history's to say" "$dir/out" || { cat "$dir/out"; fail "a run option with a GPU history"; }
-expect 3 stress --structure sorted-set --backend sim --scheduler guided --seeds 2
+expect 3 stress --structure sorted_set --backend sim --scheduler guided --seeds 2
 grep -q "give it as --guide FILE" "$dir/out" || { cat "$dir/out"; fail "--scheduler guided without a guide"; }
 echo "guided repro: a GPU-like failure reproduced in the simulator, replayed bit for bit; refusals clear"

@@ -18,15 +18,15 @@ source "$src/tests/cli/expect.sh"
 step() { echo "newcomer: $*"; }
 
 # 1. A suite, every run's history kept; a passing one checked on its own.
-expect 0 suite --structure sorted-set --out suite --keep all
-kept=$(ls suite/sorted-set_0/seed-*-LINEARIZABLE.bin 2>/dev/null | head -1)
+expect 0 suite --structure sorted_set --out suite --keep all
+kept=$(ls suite/sorted_set_0/seed-*-LINEARIZABLE.bin 2>/dev/null | head -1)
 [ -n "$kept" ] || { ls -R suite | head; fail "suite --keep all kept no passing history"; }
 expect 0 check "$kept"
 grep -q "^LINEARIZABLE: model set, " "$dir/out" || { cat "$dir/out"; fail "the kept history is not LINEARIZABLE"; }
 step "suite run, its passing history $kept kept and checked"
 
 # 2. A planted bug (the README's command): caught, its folder written.
-expect 1 stress --structure slabhash --mode map --mutant torn_read --backend sim --seeds 100 --out fail
+expect 1 stress --structure slab_hash --mode map --mutant torn_read --backend sim --seeds 100 --out fail
 for f in history.bin report.html workload.txt schedule.txt; do [ -s "fail/$f" ] || fail "the failure folder has no $f"; done
 step "planted bug caught at $(sed -n 's/^FAILED at seed \([0-9]*\):.*/\1/p' "$dir/out" | head -1), folder written"
 

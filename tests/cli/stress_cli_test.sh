@@ -10,32 +10,32 @@ trap 'rm -rf "$dir"' EXIT
 # shellcheck source=expect.sh
 source "$(dirname "$0")/expect.sh"
 
-expect 0 stress --structure slabhash --mode map --backend sim --seeds 20 --quiet
-expect 0 stress --structure slabhash --mode multimap --backend sim --seeds 20 --quiet --hot-keys 2 --churn 0.5 --same-key 0.3
-expect 0 stress --structure sorted-set --backend threads --seeds 2 --quiet
+expect 0 stress --structure slab_hash --mode map --backend sim --seeds 20 --quiet
+expect 0 stress --structure slab_hash --mode multimap --backend sim --seeds 20 --quiet --hot-keys 2 --churn 0.5 --same-key 0.3
+expect 0 stress --structure sorted_set --backend threads --seeds 2 --quiet
 grep -q "| 2 | 384 | 2 | 0 | 0 | 0 | 0 | 0 |" "$dir/out" || { cat "$dir/out"; fail "threads summary"; }
 
 # Progress into a log (not a terminal): plain lines, no carriage returns.
-"$w" stress --structure sorted-set --backend sim --seeds 3 > "$dir/log" 2>&1 || { cat "$dir/log"; fail "stress with progress"; }
+"$w" stress --structure sorted_set --backend sim --seeds 3 > "$dir/log" 2>&1 || { cat "$dir/log"; fail "stress with progress"; }
 grep -q $'\r' "$dir/log" && fail "progress wrote carriage returns into a log"
 grep -q "^  3/3 runs, 0 failing" "$dir/log" || { cat "$dir/log"; fail "no last progress line in the log"; }
 
 # --keep: the runs' histories kept beside the failure's files, each checkable on its own.
-expect 0 stress --structure sorted-set --backend sim --seeds 2 --quiet --out "$dir/k" --keep all
+expect 0 stress --structure sorted_set --backend sim --seeds 2 --quiet --out "$dir/k" --keep all
 for s in 1 2; do
   [ -s "$dir/k/seed-$s-LINEARIZABLE.bin" ] || { ls "$dir/k"; fail "--keep all: seed $s not kept"; }
   "$w" check "$dir/k/seed-$s-LINEARIZABLE.bin" >/dev/null || fail "--keep all: seed $s does not check"
 done
-expect 0 stress --structure sorted-set --backend sim --seeds 2 --quiet --out "$dir/k2"
+expect 0 stress --structure sorted_set --backend sim --seeds 2 --quiet --out "$dir/k2"
 [ ! -e "$dir/k2" ] || { ls "$dir/k2"; fail "--keep unknown (the default) kept a linearizable run"; }
-expect 3 stress --structure sorted-set --backend sim --seeds 2 --quiet --out "$dir/k3" --keep some
+expect 3 stress --structure sorted_set --backend sim --seeds 2 --quiet --out "$dir/k3" --keep some
 # suite --keep: each suite run keeps its runs in its own folder.
-expect 0 suite --structure sorted-set --out "$dir/su" --keep all
-[ "$(ls "$dir/su/sorted-set_0" | grep -c '^seed-[0-9]*-LINEARIZABLE.bin$')" = 100 ] || { ls "$dir/su"; fail "suite --keep all"; }
-expect 3 suite --structure sorted-set --out "$dir/su2" --keep some
+expect 0 suite --structure sorted_set --out "$dir/su" --keep all
+[ "$(ls "$dir/su/sorted_set_0" | grep -c '^seed-[0-9]*-LINEARIZABLE.bin$')" = 100 ] || { ls "$dir/su"; fail "suite --keep all"; }
+expect 3 suite --structure sorted_set --out "$dir/su2" --keep some
 
 # A planted bug: caught, shrunk, files written, reproduced exactly.
-expect 1 stress --structure slabhash --mode multimap --backend sim --mutant delete_by_exchange --seeds 50 --quiet --out "$dir/f"
+expect 1 stress --structure slab_hash --mode multimap --backend sim --mutant delete_by_exchange --seeds 50 --quiet --out "$dir/f"
 grep -q "^shrunk the failing workload" "$dir/out" || fail "no shrink report"
 for f in history.bin report.html workload.txt schedule.txt; do [ -s "$dir/f/$f" ] || fail "missing $f"; done
 repro=$(sed -n 's/^reproduce: warpcheck //p' "$dir/out")
@@ -89,7 +89,7 @@ grep -q "the history's to say" "$dir/out" || { cat "$dir/out"; fail "a run optio
 
 # Deadlocks and shadow violations are faults with a report; their folders'
 # histories say so (check exits 4, never 0) and name the oracle.
-expect 1 stress --structure sorted-set --backend sim --mutant keep_lock_on_miss --seeds 3 --quiet --no-shrink --out "$dir/d"
+expect 1 stress --structure sorted_set --backend sim --mutant keep_lock_on_miss --seeds 3 --quiet --no-shrink --out "$dir/d"
 grep -q "wait-for cycle: warp [0-9]* -> warp" "$dir/out" || { cat "$dir/out"; fail "no wait-for cycle"; }
 expect 4 check "$dir/d/history.bin"
 grep -q "^RUN FAILED: deadlock detector: " "$dir/out" || { cat "$dir/out"; fail "the deadlock's history does not say so"; }
@@ -97,7 +97,7 @@ grep -q "^ *wait-for cycle: warp" "$dir/out" || { cat "$dir/out"; fail "the dead
 grep -q "^the checker on the history: " "$dir/out" || fail "no checker verdict under the record"
 expect 4 check "$dir/d/history.bin" --json
 grep -q '"outcome":"RUN FAILED","run_failed":{"oracle":"deadlock detector"' "$dir/out" || { cat "$dir/out"; fail "check --json"; }
-expect 1 stress --structure slabhash --backend sim --mutant link_free_winner --seeds 50 --quiet --no-shrink --out "$dir/s"
+expect 1 stress --structure slab_hash --backend sim --mutant link_free_winner --seeds 50 --quiet --no-shrink --out "$dir/s"
 grep -q "a freed unit" "$dir/out" || { cat "$dir/out"; fail "no shadow-state report"; }
 expect 4 check "$dir/s/history.bin"
 grep -q "^RUN FAILED: shadow state: " "$dir/out" || { cat "$dir/out"; fail "the shadow violation's history does not say so"; }
@@ -129,11 +129,11 @@ grep -q "ignore_parked_parent" "$dir/out" && grep -q "hold_target_parent" "$dir/
 expect 0 check --help
 grep -q "(default 60)" "$dir/out" || fail "check --help shows no default timeout"
 # The schedulers and their options, from their own declarations; score under another scheduler says so in each row.
-expect 0 stress --structure slabhash --help
+expect 0 stress --structure slab_hash --help
 grep -q -- "--scheduler random|pct|targeted|guided|pos" "$dir/out" && grep -q -- "--pos-variant pos|basic" "$dir/out" ||
   { cat "$dir/out"; fail "stress --help: the schedulers and their options"; }
-"$w" score --structure slabhash --seeds 1 --no-shrink --scheduler pos > "$dir/score" 2>&1
-grep -q "^| slabhash | --mode map --scheduler targeted (declared targeted, run under pos) | torn_read |" "$dir/score" ||
+"$w" score --structure slab_hash --seeds 1 --no-shrink --scheduler pos > "$dir/score" 2>&1
+grep -q "^| slab_hash | --mode map --scheduler targeted (declared targeted, run under pos) | torn_read |" "$dir/score" ||
   { cat "$dir/score"; fail "score --scheduler pos: the row of a run declared under targeted"; }
 expect 3 score --scheduler fifo
 grep -q "must be one of random, pct, targeted, guided, pos" "$dir/out" || fail "score --scheduler fifo"
@@ -143,11 +143,11 @@ grep -q "^  --mutant none|no_zombie_skip" "$dir/out" && grep -q "^  --mutant non
 # One default for every structure: the corrected variant (--variant paper, td or bu: as printed).
 grep -q "(every structure's default); paper" "$dir/out" && grep -q "(default td-fixed)" "$dir/out" || fail "stress --help: the corrected default"
 # --list-mutants lists only the structure asked for, in text or JSON.
-expect 0 stress --structure sorted-set --list-mutants
-grep -q "unlocked_contains" "$dir/out" || fail "sorted-set mutants not listed"
-grep -q "torn_read\|ignore_parked_parent" "$dir/out" && fail "--structure sorted-set lists another structure's mutants"
+expect 0 stress --structure sorted_set --list-mutants
+grep -q "unlocked_contains" "$dir/out" || fail "sorted_set mutants not listed"
+grep -q "torn_read\|ignore_parked_parent" "$dir/out" && fail "--structure sorted_set lists another structure's mutants"
 expect 0 stress --structure heap --list-mutants --json
-grep -q '"structure":"heap"' "$dir/out" && ! grep -q '"structure":"slabhash"' "$dir/out" || fail "heap --json"
+grep -q '"structure":"heap"' "$dir/out" && ! grep -q '"structure":"slab_hash"' "$dir/out" || fail "heap --json"
 # Every command in the help; every structure/back-end runs or says where it runs.
 expect 0 --help
 for c in check convert gen stress repro score suite campaign recipes guided-bench; do grep -q "^  $c " "$dir/out" || fail "warpcheck --help lacks $c"; done
@@ -162,22 +162,22 @@ grep -q "power of two" "$dir/out" || fail "heap k message"
 expect 3 stress --structure heap --variant td --mutant ignore_parked_parent
 expect 3 stress --structure heap --variant td --fixes take_parked_last
 expect 3 stress --structure heap --mix insert=50,delete=20,search=30
-expect 3 stress --structure slabhash --mutant delete_by_exchange --mode map
+expect 3 stress --structure slab_hash --mutant delete_by_exchange --mode map
 grep -q "does not apply in map mode" "$dir/out" || fail "mutant/mode message"
-expect 3 stress --structure sorted-set --keys 33
-expect 3 stress --structure slabhash --keys 5000000000
+expect 3 stress --structure sorted_set --keys 33
+expect 3 stress --structure slab_hash --keys 5000000000
 expect 3 stress --structure nope
 # --recipe perturbs GPU runs only (docs/gpu-perturbation.md); recipes wants a GPU.
-expect 3 stress --structure sorted-set --backend sim --recipe preset:tear
+expect 3 stress --structure sorted_set --backend sim --recipe preset:tear
 grep -q -- "--recipe applies only with --backend gpu" "$dir/out" || { cat "$dir/out"; fail "recipe on the simulator"; }
 expect 0 stress --help
 grep -q -- "--recipe RECIPE|preset:NAME" "$dir/out" || fail "stress help lacks --recipe"
 expect 0 recipes --help
 grep -q "time to first catch\|Time to first catch" "$dir/out" || fail "recipes help"
 expect 3 stress --mix insert=0
-expect 3 stress --backend sim --structure slabhash --workload @/nonexistent
+expect 3 stress --backend sim --structure slab_hash --workload @/nonexistent
 printf 'upsert 1 1\n' > "$dir/short.txt"
-expect 3 stress --backend sim --structure slabhash --workload @"$dir/short.txt"
+expect 3 stress --backend sim --structure slab_hash --workload @"$dir/short.txt"
 grep -q "slots" "$dir/out" || fail "workload size message"
 expect 3 repro
 expect 3 repro notaseed

@@ -35,7 +35,7 @@ int main(int argc, char** argv) {
   HistoryMeta meta;
   meta.model = ModelId::Set;
   meta.seed = seed;
-  meta.config = "{\"structure\":\"sorted-set\",\"backend\":\"threads\"}";
+  meta.config = "{\"structure\":\"sorted_set\",\"backend\":\"threads\"}";
   ThreadsRun run = run_in_threads(sorted_set_view(c, memory.pointers()), ops, c.teams, c.ops_per_lane, 32 * c.ops_per_lane, meta);
   if (!run.report.ok) {
     std::fprintf(stderr, "threads run faulted: %s\n", run.report.message.c_str());

@@ -23,6 +23,6 @@ echo "correct structure: no race, 3 histories LINEARIZABLE"
 run "$tsan" 1 unlocked_contains "$dir/bad.bin" >"$dir/bad.log" 2>&1
 rc=$?
 grep -q "WARNING: ThreadSanitizer: data race" "$dir/bad.log" || { cat "$dir/bad.log"; fail "no data race reported for unlocked_contains"; }
-grep -q "sorted_array_set" "$dir/bad.log" || fail "the race report does not point into sorted_array_set"
+grep -q "structures/sorted_set/sorted_set.hpp" "$dir/bad.log" || fail "the race report does not point into structures/sorted_set/sorted_set.hpp"
 [ $rc = 66 ] || fail "expected TSan's exit code 66, got $rc"
-echo "unlocked_contains: data race reported in sorted_array_set (exit 66)"
+echo "unlocked_contains: data race reported in structures/sorted_set/sorted_set.hpp (exit 66)"

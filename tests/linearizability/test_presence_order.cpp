@@ -39,7 +39,7 @@ void expect_ordered(const History& h) {
 // A batch of two upserts and two successful erases while the key is
 // present: one upsert must go between the erases. Put back as nothing
 // before the batch's flips (as the greedy once did), none was left for it:
-// 4 of 20 slab-hash map histories of 2,048 warps stamped per warp batch
+// 4 of 20 slab_hash map histories of 2,048 warps stamped per warp batch
 // were UNKNOWN on an H200 for this.
 TEST(PresenceOrder, ABatchsUpsertsTakeTheKeyUpBetweenItsErases) {
   History h;

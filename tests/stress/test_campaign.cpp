@@ -21,7 +21,7 @@ namespace warpcheck::campaign {
 namespace {
 
 StressRequest planted_bug(uint64_t seeds) {
-  return request_from_flags(*registry().find("slabhash"), Backend::Sim,
+  return request_from_flags(*registry().find("slab_hash"), Backend::Sim,
                             "--mode map --mutant torn_read --seeds " + std::to_string(seeds) + " --seed 5");
 }
 
@@ -56,7 +56,7 @@ TEST(Campaign, APlanReadsBackAsWrittenAndDamagedOnesAreRefused) {
 
 TEST(Campaign, PlansThatDifferSayWhere) {
   const CampaignPlan a = make_plan(planted_bug(50), 4);
-  const CampaignPlan b = make_plan(request_from_flags(*registry().find("slabhash"), Backend::Sim, "--mode map --seeds 60 --seed 5"), 4);
+  const CampaignPlan b = make_plan(request_from_flags(*registry().find("slab_hash"), Backend::Sim, "--mode map --seeds 60 --seed 5"), 4);
   const auto d = plan_differences(a, b);
   ASSERT_EQ(d.size(), 2u);
   EXPECT_EQ(d[0], "--mutant: stored torn_read, asked none");
@@ -88,7 +88,7 @@ TEST(Campaign, ShardsRunOneByOneMergeToTheCountsOfOneRun) {
   EXPECT_TRUE(merged.same_verdicts(one)) << counts_json(merged) << "\n" << counts_json(one);
   EXPECT_GT(one.failing_runs, 0u) << "the planted bug shows in 60 seeds";
   EXPECT_EQ(failing_seeds, one_run_seeds);
-  EXPECT_NE(replay_line(shard, 7).find("warpcheck repro 7 --structure slabhash --backend sim"), std::string::npos);
+  EXPECT_NE(replay_line(shard, 7).find("warpcheck repro 7 --structure slab_hash --backend sim"), std::string::npos);
   EXPECT_NE(replay_line(shard, 7).find("--mutant torn_read"), std::string::npos);
 }
 

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <fstream>
+#include <map>
 #include <set>
 #include <sstream>
 
@@ -225,6 +226,20 @@ TEST(Registry, DeclarationsAreConsistent) {
     for (const FixSpec& f : s.spec.fixes) check_applies("fix " + f.name, f.applies);
     for (const FindingSpec& f : s.spec.findings) EXPECT_NO_THROW(request_from_flags(s, Backend::Sim, f.run)) << f.name;
   }
+}
+
+// A former name finds its structure (what was written under it still runs)
+// and is no structure's name and no other structure's former name.
+TEST(Registry, FormerNamesFindTheirStructureOnly) {
+  std::map<std::string, const Structure*> former;
+  for (const Structure& s : registry().structures) {
+    EXPECT_EQ(registry().find(s.spec.name), &s) << s.spec.name;
+    for (const std::string& f : s.spec.former_names) {
+      EXPECT_TRUE(former.emplace(f, &s).second) << f << " is a former name of two structures";
+      EXPECT_EQ(registry().find(f), &s) << f;
+    }
+  }
+  for (const Structure& s : registry().structures) EXPECT_EQ(former.count(s.spec.name), 0u) << s.spec.name << " is a former name too";
 }
 
 // The fixes of a structure's --fixes list that `run` turns on.

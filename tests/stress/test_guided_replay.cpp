@@ -90,7 +90,7 @@ uint64_t pairs_out_of_order(const History& gpu, const History& run, bool invocat
 constexpr const char* kSortedSet = "--teams 4 --ops-per-lane 2 --keys 8";
 
 TEST(GuidedReplay, EveryPairTheGpuHistoryOrdersKeepsItsOrderUnderGuidance) {
-  const Structure& s = structure("sorted-set");
+  const Structure& s = structure("sorted_set");
   const GpuLike g = gpu_like(s, kSortedSet, 7);
   ASSERT_FALSE(g.run.fault);
   uint64_t unguided_wrong = 0;
@@ -113,7 +113,7 @@ TEST(GuidedReplay, EveryPairTheGpuHistoryOrdersKeepsItsOrderUnderGuidance) {
 }
 
 TEST(GuidedReplay, AGuidedRunReplaysFromItsSeedAndFromItsScheduleUnderGuidedOnly) {
-  const Structure& s = structure("sorted-set");
+  const Structure& s = structure("sorted_set");
   const GpuLike g = gpu_like(s, kSortedSet, 8);
   const StressRequest guided = guided_request(s, g);
   const SeedRun run = SeedRunner(guided).run(3);
@@ -148,8 +148,8 @@ TEST(GuidedReplay, EveryStructuresOperationsMatchTheirPlacesInTheGuide) {
     bool clstash_rounds = false;
   };
   const std::vector<Run> runs = {
-      {"sorted-set", "--teams 3 --prefill 4"},
-      {"slabhash", "--mode multimap --teams 3 --prefill 4"},
+      {"sorted_set", "--teams 3 --prefill 4"},
+      {"slab_hash", "--mode multimap --teams 3 --prefill 4"},
       {"gfsl", "--variant fixed --chunk 16 --keys 30 --teams 3"},
       {"heap", "--variant td-fixed --teams 3 --prefill 2"},
       {"stadium", "--variant fixed --kernel stash --prefill 4"},
@@ -173,7 +173,7 @@ TEST(GuidedReplay, EveryStructuresOperationsMatchTheirPlacesInTheGuide) {
 }
 
 TEST(GuidedReplay, APlantedBugsFailureIsFoundUnderGuidanceAndReplaysBitForBit) {
-  const Structure& s = structure("sorted-set");
+  const Structure& s = structure("sorted_set");
   const std::string flags = "--mutant unlocked_contains --teams 8 --ops-per-lane 4 --keys 128 --buckets 4";
   const GpuLike g = failing_gpu_like(s, flags, 1000001);
   const GpuFailure failure = gpu_failure(check_history(g.gpu));
@@ -196,7 +196,7 @@ TEST(GuidedReplay, APlantedBugsFailureIsFoundUnderGuidanceAndReplaysBitForBit) {
 }
 
 TEST(GuidedReplay, AViolationOnAnotherKeyIsNotTheSameFailure) {
-  const Structure& s = structure("sorted-set");
+  const Structure& s = structure("sorted_set");
   const GpuLike g = failing_gpu_like(s, "--mutant unlocked_contains --teams 3 --keys 8", 1000001);
   const CheckResult check = check_history(g.gpu);
   const GpuFailure failure = gpu_failure(check);
@@ -215,7 +215,7 @@ TEST(GuidedReplay, AViolationOnAnotherKeyIsNotTheSameFailure) {
 // history reruns bit for bit from the seed (its --guide) and from its schedule.
 TEST(GuidedReplay, ReproInTheSimulatorWritesASeedAndScheduleThatReplay) {
   const auto dir = fresh_dir("repro");
-  const Structure& s = structure("sorted-set");
+  const Structure& s = structure("sorted_set");
   const GpuLike g = failing_gpu_like(s, "--mutant unlocked_contains --teams 8 --ops-per-lane 4 --keys 128 --buckets 4", 1000001);
   std::filesystem::create_directories(dir / "gpu");
   const std::string gpu_path = (dir / "gpu" / "history.bin").string();
@@ -243,7 +243,7 @@ TEST(GuidedReplay, ReproInTheSimulatorWritesASeedAndScheduleThatReplay) {
 // A GPU run's recipe comes along as its simulator analogue (delays), under guidance.
 TEST(GuidedReplay, AGpuRunsRecipeComesAlongAsTheSimulatorsDelays) {
   const auto dir = fresh_dir("recipe");
-  const Structure& s = structure("sorted-set");
+  const Structure& s = structure("sorted_set");
   GpuLike g = failing_gpu_like(s, "--mutant unlocked_contains --teams 3 --keys 8", 1000001);
   Options gpu = gpu_options(g.gpu);
   gpu.set("recipe", canonical_recipe("preset:delays"));
@@ -263,7 +263,7 @@ TEST(GuidedReplay, AGpuRunsRecipeComesAlongAsTheSimulatorsDelays) {
 
 TEST(GuidedReplay, NoFailureWithinTheTriesIsSaidPlainly) {
   const auto dir = fresh_dir("none");
-  const Structure& s = structure("sorted-set");
+  const Structure& s = structure("sorted_set");
   const GpuLike g = gpu_like(s, kSortedSet, 5);  // correct: nothing to reproduce
   ASSERT_FALSE(caught_by(g.run, check_history(g.run.history), false));
   std::filesystem::create_directories(dir);
@@ -288,7 +288,7 @@ TEST(GuidedReplay, NoFailureWithinTheTriesIsSaidPlainly) {
 TEST(GuidedReplay, WhatCannotBeTriedIsRefusedSayingWhy) {
   const auto dir = fresh_dir("refused");
   std::filesystem::create_directories(dir);
-  const Structure& s = structure("sorted-set");
+  const Structure& s = structure("sorted_set");
   auto refused = [&](const std::function<void()>& f, const std::string& why) {
     try {
       f();

@@ -156,7 +156,7 @@ TEST(Recipe, TheSimulatorsAnalogueIsItsDelays) {
 }
 
 TEST(RecipeOption, AppliesOnTheGpuOnly) {
-  const Structure& s = *registry().find("sorted-set");
+  const Structure& s = *registry().find("sorted_set");
   try {
     request_from_flags(s, Backend::Sim, "--recipe preset:tear");
     ADD_FAILURE() << "--recipe accepted with --backend sim";
@@ -177,7 +177,7 @@ TEST(RecipeOption, AppliesOnTheGpuOnly) {
 }
 
 TEST(RecipeOption, IsStoredCanonicallyAndComesBackFromTheHistory) {
-  const Structure& s = *registry().find("slabhash");
+  const Structure& s = *registry().find("slab_hash");
   const StressRequest r = request_from_flags(s, Backend::Gpu, "--mode multimap --recipe preset:storm --mutant torn_read");
   const std::string canonical = canonical_recipe("preset:storm");
   EXPECT_EQ(r.options.text("recipe"), canonical);
@@ -204,7 +204,7 @@ TEST(RecipeOption, IsStoredCanonicallyAndComesBackFromTheHistory) {
 }
 
 TEST(RecipeTable, TheSimulatorsOwnOptionsAreSplitOff) {
-  const Structure& s = *registry().find("slabhash");
+  const Structure& s = *registry().find("slab_hash");
   const SplitFlags f = split_flags(s, "--mode multimap --scheduler pct --delay-loads --keys 4", Backend::Gpu);
   EXPECT_EQ(f.here, " --mode multimap --keys 4");
   EXPECT_EQ(f.elsewhere, " --scheduler pct --delay-loads");
@@ -224,7 +224,7 @@ namespace {
 // when a recipe is on, and never anything else; its simulator run fails
 // under the same mutant.
 Registry fake_gpu_registry() {
-  Structure s = *registry().find("sorted-set");
+  Structure s = *registry().find("sorted_set");
   const auto real = s.configure;
   s.configure = [real](const Options& o) {
     Target t = real(o);
@@ -267,15 +267,15 @@ TEST(RecipeTable, CountsCatchesAndSlowdownRecipeByRecipe) {
   EXPECT_EQ(print_recipe_table(reg, nullptr, o, out, err), 1) << "keep_lock_on_miss is never caught by the stand-in";
   const std::string t = out.str();
   // Off never catches (6 runs); delays catches seeds 2, 4 (and stops at --enough 3 runs once caught... after its 3rd run).
-  EXPECT_NE(t.find("| sorted-set | unlocked_contains | - | off | 0 / 6 | 0 | - | - | - |"), std::string::npos) << t;
-  EXPECT_NE(t.find("| sorted-set | unlocked_contains | - | preset:delays | 1 / 3 | 0 | fault |"), std::string::npos) << t;
+  EXPECT_NE(t.find("| sorted_set | unlocked_contains | - | off | 0 / 6 | 0 | - | - | - |"), std::string::npos) << t;
+  EXPECT_NE(t.find("| sorted_set | unlocked_contains | - | preset:delays | 1 / 3 | 0 | fault |"), std::string::npos) << t;
   // Its first catch in the simulator (the stand-in fails every run there), guided by its history and not.
   EXPECT_NE(t.find("| guided yes (try 1, fault); unguided yes (try 1, fault) |"), std::string::npos) << t;
-  EXPECT_NE(t.find("| sorted-set | keep_lock_on_miss | - | preset:delays | 0 / 6 |"), std::string::npos) << t;
-  EXPECT_NE(t.find("| sorted-set | unlocked_contains | - | checker | 1 (9) | preset:delays |"), std::string::npos) << t;
+  EXPECT_NE(t.find("| sorted_set | keep_lock_on_miss | - | preset:delays | 0 / 6 |"), std::string::npos) << t;
+  EXPECT_NE(t.find("| sorted_set | unlocked_contains | - | checker | 1 (9) | preset:delays |"), std::string::npos) << t;
   // The unmutated set: no false alarm, kernel time 3x the recipe off's.
-  EXPECT_NE(t.find("| sorted-set | - | off | 0 / 6 | 0 | 1.00 | - |"), std::string::npos) << t;
-  EXPECT_NE(t.find("| sorted-set | - | preset:delays | 0 / 6 | 0 | 3.00 | 3.00x |"), std::string::npos) << t;
+  EXPECT_NE(t.find("| sorted_set | - | off | 0 / 6 | 0 | 1.00 | - |"), std::string::npos) << t;
+  EXPECT_NE(t.find("| sorted_set | - | preset:delays | 0 / 6 | 0 | 3.00 | 3.00x |"), std::string::npos) << t;
   EXPECT_NE(t.find("planted bugs caught on the GPU: 1 of 2"), std::string::npos) << t;
 }
 
@@ -306,9 +306,9 @@ TEST(RecipeTable, AppendedRunsMakeOneTable) {
     return n;
   };
   EXPECT_EQ(count(by_recipe, "| structure |"), 1u) << by_recipe;
-  EXPECT_EQ(count(by_recipe, "| sorted-set |"), 4u) << by_recipe;
-  EXPECT_EQ(count(by_mutant, "| sorted-set |"), 2u) << by_mutant;
-  EXPECT_EQ(count(correct, "| sorted-set |"), 2u) << correct;
+  EXPECT_EQ(count(by_recipe, "| sorted_set |"), 4u) << by_recipe;
+  EXPECT_EQ(count(by_mutant, "| sorted_set |"), 2u) << by_mutant;
+  EXPECT_EQ(count(correct, "| sorted_set |"), 2u) << correct;
   EXPECT_NE(by_recipe.find("| preset:tear | 1 / 2 |"), std::string::npos) << by_recipe;
   std::filesystem::remove_all(dir);
 }

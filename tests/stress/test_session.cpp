@@ -20,7 +20,7 @@ std::filesystem::path fresh_dir(const std::string& name) { return testing::fresh
 
 TEST(StressSession, AShrunkSimulatorFailureReplaysFromItsHistoryAlone) {
   const auto dir = fresh_dir("shrunk");
-  const Structure& s = *registry().find("slabhash");
+  const Structure& s = *registry().find("slab_hash");
   StressRequest r = request_from_flags(s, Backend::Sim, "--mode multimap --mutant delete_by_exchange --seeds 50 --quiet --out " + dir.string());
   std::ostringstream out, err;
   ASSERT_EQ(run_stress_request(r, out, err), 1) << out.str();
@@ -49,7 +49,7 @@ TEST(StressSession, AShrunkSimulatorFailureReplaysFromItsHistoryAlone) {
 // or not at all; asked to keep another kind, no shrink of a deadlocking
 // workload is taken and the shrinker says it no longer fails that way.
 TEST(StressSession, AShrinkKeepsTheOracleThatFiredFirst) {
-  const Structure& s = *registry().find("sorted-set");
+  const Structure& s = *registry().find("sorted_set");
   const StressRequest r = request_from_flags(s, Backend::Sim, "--mutant keep_lock_on_miss --seeds 3 --quiet");
   const SeedRunner runner(r);
   uint64_t seed = 0;
@@ -84,7 +84,7 @@ TEST(StressSession, AnUnshrunkFailureReplaysFromItsHistoryToo) {
 // and, with preemptions off as in every replay, from the printed schedule.
 TEST(StressSession, ATargetedScheduleFailureReplaysFromItsSeedAndItsSchedule) {
   const auto dir = fresh_dir("targeted");
-  const Structure& s = *registry().find("slabhash");
+  const Structure& s = *registry().find("slab_hash");
   StressRequest r = request_from_flags(s, Backend::Sim,
                                        "--mode multimap --variant paper --fixes compare_source_key,replace_cas_seen_pair,"
                                        "delete_cas_found_pair,delete_ends_source_only,value_from_key_load,initialize_fresh_slab,"
@@ -113,7 +113,7 @@ TEST(StressSession, HistoriesWithoutARunConfigurationAreRefused) {
   save_history(h, (dir / "none.bin").string(), HistoryFormat::Binary);
   h.meta.config = "{\"structure\":\"no-such-structure\",\"options\":{}}";
   save_history(h, (dir / "unknown.bin").string(), HistoryFormat::Binary);
-  h.meta.config = "{\"structure\":\"slabhash\",\"options\":{\"backend\":\"sim\",\"keys\":\"-4\"}}";
+  h.meta.config = "{\"structure\":\"slab_hash\",\"options\":{\"backend\":\"sim\",\"keys\":\"-4\"}}";
   save_history(h, (dir / "bad_value.bin").string(), HistoryFormat::Binary);
   auto message = [&](const std::string& file) {
     try {

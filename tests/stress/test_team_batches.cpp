@@ -63,7 +63,7 @@ TEST(TeamBatches, IntervalsOnlyWidenSoLinearizableHistoriesStaySo) {
 }
 
 TEST(TeamBatches, ContendedSimulatorRunsStampedByBatchAreDecided) {
-  for (const char* structure : {"slabhash", "sorted-set"}) {
+  for (const char* structure : {"slab_hash", "sorted_set"}) {
     const Structure& s = *registry().find(structure);
     StressRequest r = request_from_flags(s, Backend::Sim, "--teams 16 --keys 4 --ops-per-lane 4 --seeds 3 --quiet --record batch");
     std::ostringstream out, err;

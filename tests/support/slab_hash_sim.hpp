@@ -11,6 +11,7 @@
 #include "stress/slab_hash/config.hpp"
 #include "structures/core/bulk_driver.hpp"
 #include "structures/core/spin.hpp"
+#include "structures/slab_hash/slab_hash_invariants.hpp"
 #include "support/sim_for.hpp"
 
 namespace warpcheck::test {

@@ -88,7 +88,7 @@ class Guidance {
   Guidance(std::shared_ptr<const Guide> guide, bool invocation_order);
 
   // A recording whose stream s is the guide's stream base + s (a structure
-  // that records into two logs: Stadium's hybrid kernel). Others: base 0.
+  // that records into two logs: a hybrid of two kernels). Others: base 0.
   void stream_base(const void* log, uint32_t base);
   // The first `records` operations of a stream were recorded before the
   // run began (a prefill run alone first): they began and responded.

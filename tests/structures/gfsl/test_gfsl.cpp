@@ -15,6 +15,7 @@
 #include "stress/seam/registry.hpp"
 #include "stress/run/stress_session.hpp"
 #include "structures/core/sim/sim_team.hpp"
+#include "structures/gfsl/gfsl_invariants.hpp"
 #include "support/sim_for.hpp"
 
 namespace warpcheck {
@@ -147,15 +148,15 @@ bool mentions(const std::vector<std::string>& bad, const std::string& what) {
 TEST(GfslInvariants, EachCorruptionIsNamed) {
   {
     Built b;
-    ASSERT_TRUE(check_gfsl_invariants(b.s).empty());
+    ASSERT_TRUE(structures::gfsl_invariants(b.s).empty());
     ASSERT_NE(b.second_chunk(0), layout::kNil) << "the bottom level split";
     std::swap(b.s.entry_at(b.second_chunk(0), 0)[0], b.s.entry_at(b.second_chunk(0), 1)[0]);
-    EXPECT_TRUE(mentions(check_gfsl_invariants(b.s), "unsorted")) << testing::PrintToString(check_gfsl_invariants(b.s));
+    EXPECT_TRUE(mentions(structures::gfsl_invariants(b.s), "unsorted")) << testing::PrintToString(structures::gfsl_invariants(b.s));
   }
   {
     Built b;
     b.s.entry_at(b.s.heads[0], b.c.chunk - 1)[0] = layout::lock_word(3, 2);  // held by team 1
-    EXPECT_TRUE(mentions(check_gfsl_invariants(b.s), "left locked by team 1"));
+    EXPECT_TRUE(mentions(structures::gfsl_invariants(b.s), "left locked by team 1"));
   }
   {
     Built b;  // a live chunk cut out of its level
@@ -163,7 +164,7 @@ TEST(GfslInvariants, EachCorruptionIsNamed) {
     const uint64_t next = b.s.entry_at(second, b.c.chunk - 2)[0];
     b.s.entry_at(b.s.heads[0], b.c.chunk - 2)[0] = layout::entry(layout::key_of(b.s.entry_at(b.s.heads[0], b.c.chunk - 2)[0]),
                                                                    layout::value_of(next));
-    EXPECT_TRUE(mentions(check_gfsl_invariants(b.s), "on no level"));
+    EXPECT_TRUE(mentions(structures::gfsl_invariants(b.s), "on no level"));
   }
   {
     Built b;  // a key of level 1 missing below
@@ -172,14 +173,14 @@ TEST(GfslInvariants, EachCorruptionIsNamed) {
     const uint32_t key = layout::key_of(*upper);
     ASSERT_NE(key, layout::kEmptyKey);
     *upper = layout::entry(key + 1000, layout::value_of(*upper));
-    EXPECT_TRUE(mentions(check_gfsl_invariants(b.s), "is not in level 0")) << testing::PrintToString(check_gfsl_invariants(b.s));
+    EXPECT_TRUE(mentions(structures::gfsl_invariants(b.s), "is not in level 0")) << testing::PrintToString(structures::gfsl_invariants(b.s));
   }
   {
     Built b;  // the last chunk of the bottom marked a zombie
     uint32_t last = b.s.heads[0];
     while (layout::value_of(b.s.entry_at(last, b.c.chunk - 2)[0]) != layout::kNil) last = layout::value_of(b.s.entry_at(last, b.c.chunk - 2)[0]);
     b.s.entry_at(last, b.c.chunk - 1)[0] = layout::lock_word(0, layout::kZombieOwner);
-    EXPECT_TRUE(mentions(check_gfsl_invariants(b.s), "is a zombie"));
+    EXPECT_TRUE(mentions(structures::gfsl_invariants(b.s), "is a zombie"));
   }
 }
 

@@ -170,7 +170,7 @@ TEST(SlabHash, BulkDriverRecordedPerBatchAndPerOperationIsLinearizable) {
       } else {
         run_bulk_in_simulator(table, memory, c, seed, record, per_lane, mode == slab_hash_mode::map ? "map" : "multimap");
       }
-      ASSERT_TRUE(check_slab_hash_invariants(table).empty()) << check_slab_hash_invariants(table)[0];
+      ASSERT_TRUE(structures::slab_hash_invariants(table).empty()) << structures::slab_hash_invariants(table)[0];
     }
   }
 }
@@ -281,12 +281,12 @@ TEST(SlabHashInvariants, ReportDuplicatesLeaksAndUnallocatedLinks) {
   SlabHashConfig c = small_table(slab_hash_mode::map);
   const HostMemory m(slab_hash_layout(c));
   const slab_hash view = slab_hash_view(c, 1, m.pointers());
-  EXPECT_TRUE(check_slab_hash_invariants(view).empty());
+  EXPECT_TRUE(structures::slab_hash_invariants(view).empty());
   uint32_t* base_slabs = m.array<uint32_t>(0);
   base_slabs[0] = base_slabs[2] = 5;     // key 5 twice
   m.array<uint32_t>(2)[0] = 1u << 3;     // slab 3 allocated, in no list
   base_slabs[31] = 7;                    // a link to slab 7, not allocated
-  const auto bad = check_slab_hash_invariants(view);
+  const auto bad = structures::slab_hash_invariants(view);
   auto has = [&](const std::string& what) {
     return std::any_of(bad.begin(), bad.end(), [&](const std::string& s) { return s.find(what) != std::string::npos; });
   };

@@ -38,7 +38,7 @@ void tiled_rounds_under_many_schedules(uint64_t seeds, sim::MemoryModel memory_m
     run_bulk_in_simulator(slab_hash_fixed<M, 0, Tile>{table}, memory, c, seed, 2, per_lane, what.c_str(), kSchedulers[seed % 3],
                           memory_model);
     if (testing::Test::HasFatalFailure()) return;
-    const auto broken = check_slab_hash_invariants(table);
+    const auto broken = structures::slab_hash_invariants(table);
     ASSERT_TRUE(broken.empty()) << "seed " << seed << ": " << broken[0];
   }
 }

@@ -128,7 +128,7 @@ TEST(EndToEndSim, ImpossibleConfigurationsAreRejected) {
   c.keys = 33;  // one bucket holds 32
   EXPECT_THROW(run_sorted_set_sim(c, sim_for(sim_shape(c), 1)), std::invalid_argument);
   c = small_set();
-  EXPECT_THROW(request_from_flags(*registry().find("sorted-set"), Backend::Sim, "--mutant no_such_mutant"), std::invalid_argument);
+  EXPECT_THROW(request_from_flags(*registry().find("sorted_set"), Backend::Sim, "--mutant no_such_mutant"), std::invalid_argument);
   sim::SimConfig wrong = sim_for(sim_shape(c), 1);
   wrong.teams = 2;
   EXPECT_THROW(run_sorted_set_sim(c, wrong), std::invalid_argument);

@@ -26,7 +26,7 @@ namespace warpcheck::structures {
 
 enum class sorted_set_mutant : uint8_t { none, unlocked_contains, keep_lock_on_miss };
 
-struct sorted_array_set {
+struct sorted_set {
   static constexpr uint32_t kSlots = 32;  // one per lane
   uint32_t* locks = nullptr;              // per bucket: 0 free, else owner team + 1
   uint32_t* sizes = nullptr;              // per bucket
@@ -65,7 +65,7 @@ struct sorted_array_set {
       case OpKind::Insert:
         if (found) break;
         if (n == kSlots) {  // cannot happen in a valid configuration (keys < 32 * buckets)
-          if (lane == 0) t.fail("sorted_array_set: bucket full", &sizes[b]);
+          if (lane == 0) t.fail("sorted_set: bucket full", &sizes[b]);
           return {core::op_status::failed};
         } else {
           const uint32_t rank = static_cast<uint32_t>(core::popcount(t.ballot(mine && k < op.key)));
@@ -89,7 +89,7 @@ struct sorted_array_set {
         }
         break;
       default:
-        if (lane == 0) t.fail("sorted_array_set: unsupported operation", nullptr);
+        if (lane == 0) t.fail("sorted_set: unsupported operation", nullptr);
         return {core::op_status::failed};
     }
     if (release && lane == 0) core::unlock_owned(t, &locks[b]);

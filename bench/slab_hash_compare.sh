@@ -3,19 +3,19 @@
 # a fetched copy: never committed here), on the same keys and operations
 # (stress/slab_hash/bench_ops.hpp), in one run, with the ratios.
 #
-#   bash bench/slabhash_compare.sh SLABHASH_DIR [-- OURS_ARGS...]
-#       builds bench/ext/slabhash_public_bench.cu against SLABHASH_DIR (nvcc,
+#   bash bench/slab_hash_compare.sh SLAB_HASH_DIR [-- OURS_ARGS...]
+#       builds bench/ext/slab_hash_public_bench.cu against SLAB_HASH_DIR (nvcc,
 #       sm_90) and slab_hash_gpu_bench (cmake, build/), runs both at the same
 #       utilizations and prints the joined tables.
-#   bash bench/slabhash_compare.sh --run OURS_BIN PUBLIC_BIN [-- OURS_ARGS...]
+#   bash bench/slab_hash_compare.sh --run OURS_BIN PUBLIC_BIN [-- OURS_ARGS...]
 #       the same with programs already built (the GPU bundle).
-#   bash bench/slabhash_compare.sh --join OURS_OUT PUBLIC_OUT [BASE_OUT]
+#   bash bench/slab_hash_compare.sh --join OURS_OUT PUBLIC_OUT [BASE_OUT]
 #       joins saved outputs (BASE_OUT: an earlier slab_hash_gpu_bench's
 #       table, shown as driver "base").
 #
 # Defaults for ours: --drivers generic,bulk --modes map,multimap
-# --records off,batch; betas 0.2,0.5,1.0,2.0 (SLABHASH_BETAS) for both;
-# 2^22 keys (SLABHASH_ELEMENTS); 5 tables after a warm-up.
+# --records off,batch; betas 0.2,0.5,1.0,2.0 (SLAB_HASH_BETAS) for both;
+# 2^22 keys (SLAB_HASH_ELEMENTS); 5 tables after a warm-up.
 # Table 1: M ops/s with recording off, ours / public per row: the build
 # against the public insertPair (no uniqueness check) is ours with INSERT
 # (multimap; map REPLACE beside it), searches against its per-thread
@@ -174,8 +174,8 @@ join_outputs() {
 }
 
 ours_args_default=(--drivers generic,bulk --modes map,multimap --records off,batch --repeats 5 --warmup 1)
-betas=${SLABHASH_BETAS:-0.2,0.5,1.0,2.0}
-elements=${SLABHASH_ELEMENTS:-4194304}
+betas=${SLAB_HASH_BETAS:-0.2,0.5,1.0,2.0}
+elements=${SLAB_HASH_ELEMENTS:-4194304}
 
 run_both() {
   local ours_bin=$1 public_bin=$2; shift 2
@@ -194,17 +194,17 @@ run_both() {
 
 case "${1:-}" in
   --join)
-    [ $# -ge 3 ] || { echo "usage: slabhash_compare.sh --join OURS_OUT PUBLIC_OUT [BASE_OUT]" >&2; exit 2; }
+    [ $# -ge 3 ] || { echo "usage: slab_hash_compare.sh --join OURS_OUT PUBLIC_OUT [BASE_OUT]" >&2; exit 2; }
     join_outputs "$2" "$3" "${4:-/dev/null}" ;;
   --run)
-    [ $# -ge 3 ] || { echo "usage: slabhash_compare.sh --run OURS_BIN PUBLIC_BIN [-- OURS_ARGS...]" >&2; exit 2; }
+    [ $# -ge 3 ] || { echo "usage: slab_hash_compare.sh --run OURS_BIN PUBLIC_BIN [-- OURS_ARGS...]" >&2; exit 2; }
     ours=$2 public=$3; shift 3
     run_both "$ours" "$public" "$@" ;;
   ""|-h|--help)
     sed -n '2,27p' "$0"; exit 2 ;;
   *)
     dir=$1; shift
-    bash bench/ext/build_slabhash_bench.sh "$dir" build/bench/slabhash_public_bench || exit 1
+    bash bench/ext/slab_hash_public_build.sh "$dir" build/bench/slab_hash_public_bench || exit 1
     cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null && cmake --build build -j"$(nproc)" --target slab_hash_gpu_bench || exit 1
-    run_both build/bench/slab_hash_gpu_bench build/bench/slabhash_public_bench "$@" ;;
+    run_both build/bench/slab_hash_gpu_bench build/bench/slab_hash_public_bench "$@" ;;
 esac

@@ -7,28 +7,28 @@
 # programs' outputs under $OUT (or ./gpu-out).
 #
 # Here (no GPU; nvcc, cmake, the fetched public copy):
-#   SLABHASH_DIR=.ext/SlabHash bash tools/gpu_issue16.sh --bundle
+#   SLAB_HASH_DIR=.ext/SlabHash bash bench/slab_hash_vs_public.sh --bundle
 #     builds slab_hash_gpu_bench (build/), the public comparison
-#     (bench/ext/build_slabhash_bench.sh) and, with BASE_REV=<commit>, an
+#     (bench/ext/slab_hash_public_build.sh) and, with BASE_REV=<commit>, an
 #     earlier benchmark binary from that commit (none by default: round 2's
 #     serving is measured by this binary's --serve each), and fills
 #     build/issue16-bundle/ (ignored: the run must carry it).
 # There (the device machine):
-#   bash tools/gpu_issue16.sh            # at most about 8 minutes on an H100
-#   ISSUE16_QUICK=1 bash tools/gpu_issue16.sh   # 2^16 keys: a smoke test
-#   ISSUE16_PROFILE=0 bash tools/gpu_issue16.sh # without Nsight Compute and compute-sanitizer
+#   bash bench/slab_hash_vs_public.sh            # at most about 8 minutes on an H100
+#   ISSUE16_QUICK=1 bash bench/slab_hash_vs_public.sh   # 2^16 keys: a smoke test
+#   ISSUE16_PROFILE=0 bash bench/slab_hash_vs_public.sh # without Nsight Compute and compute-sanitizer
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 bundle=build/issue16-bundle  # build/ is ignored: carry it to the device
 
 if [ "${1:-}" = --bundle ]; then
-  dir=${SLABHASH_DIR:-.ext/SlabHash}
+  dir=${SLAB_HASH_DIR:-.ext/SlabHash}
   base_rev=${BASE_REV:-none}
   cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null &&
     cmake --build build -j"${JOBS:-2}" --target slab_hash_gpu_bench || exit 1
   rm -rf "$bundle" && mkdir -p "$bundle"
   cp build/bench/slab_hash_gpu_bench "$bundle"/ || exit 1
-  bash bench/ext/build_slabhash_bench.sh "$dir" "$bundle/slabhash_public_bench" || exit 1
+  bash bench/ext/slab_hash_public_build.sh "$dir" "$bundle/slab_hash_public_bench" || exit 1
   if [ "$base_rev" != none ]; then
     base=build/base/slab_hash_gpu_bench_base
     if [ ! -x "$base" ]; then
@@ -66,10 +66,10 @@ write_md() {
   {
     echo "# Issue 16: slab hash vs public SlabHash ($(sed -n 2p "$out/device.txt" 2>/dev/null))"
     echo
-    echo "Command: bash tools/gpu_issue16.sh (bundle: SLABHASH_DIR=... bash tools/gpu_issue16.sh --bundle); $n keys;" \
+    echo "Command: bash bench/slab_hash_vs_public.sh (bundle: SLAB_HASH_DIR=... bash bench/slab_hash_vs_public.sh --bundle); $n keys;" \
       "medians of 5 tables after a warm-up; CUDA_MODULE_LOADING=EAGER; written at $((SECONDS - start)) s"
     echo
-    bash bench/slabhash_compare.sh --join "$out/ours_all.txt" "$out/public.txt" "$out/base.txt"
+    bash bench/slab_hash_compare.sh --join "$out/ours_all.txt" "$out/public.txt" "$out/base.txt"
   } > "$out/issue16.md" 2>&1
 }
 
@@ -83,7 +83,7 @@ timeout 60 "$ours" --quick --drivers bulk --tile 16 >> "$out/ours_quick.txt" 2>&
 echo "exit $?" >> "$out/ours_quick.txt"; grep -E '^\| (generic|bulk)|ERROR|exit' "$out/ours_quick.txt"
 
 stamp "public SlabHash"
-timeout 120 "$bundle/slabhash_public_bench" --elements "$n" --betas "$betas" --repeats 5 > "$out/public.txt" 2>&1
+timeout 120 "$bundle/slab_hash_public_bench" --elements "$n" --betas "$betas" --repeats 5 > "$out/public.txt" 2>&1
 echo "exit $?" >> "$out/public.txt"; grep -E '^\||WRONG|error' "$out/public.txt"
 
 # Round 3: rounds served by tiles (slab_hash::serve_round): of 8 lanes,
@@ -144,9 +144,9 @@ if command -v ncu >/dev/null && [ $((SECONDS - start)) -lt 400 ] && [ -z "${ISSU
     done
   done
   timeout 40 ncu "${sections[@]}" -k regex:search_table --launch-count 2 \
-    "$bundle/slabhash_public_bench" --elements "$n" --betas 1.0 --repeats 1 > "$out/ncu_public_search.txt" 2>&1
+    "$bundle/slab_hash_public_bench" --elements "$n" --betas 1.0 --repeats 1 > "$out/ncu_public_search.txt" 2>&1
   timeout 40 ncu "${sections[@]}" -k regex:batched_operations --launch-skip 2 --launch-count 1 \
-    "$bundle/slabhash_public_bench" --elements "$n" --betas 1.0 --repeats 1 > "$out/ncu_public_mix.txt" 2>&1
+    "$bundle/slab_hash_public_bench" --elements "$n" --betas 1.0 --repeats 1 > "$out/ncu_public_mix.txt" 2>&1
   grep -E "smsp__inst_executed.sum|L2 Cache Throughput|Registers Per|Achieved Occupancy|Duration|Warp Cycles Per Issued" "$out"/ncu_*.txt
 fi
 

@@ -11,8 +11,8 @@
 // measurement:
 //   ROW impl=public beta=B buckets=N util=U phase=P mops=M ms=T
 // and a markdown table. The public code is not part of this repository:
-// bench/ext/build_slabhash_bench.sh builds this file against a fetched copy.
-// Usage: slabhash_public_bench [--elements N] [--betas 0.2,0.5,...]
+// bench/ext/slab_hash_public_build.sh builds this file against a fetched copy.
+// Usage: slab_hash_public_bench [--elements N] [--betas 0.2,0.5,...]
 //        [--repeats R] [--seed S] [--quick]. Exits 77 without a GPU.
 #include <cuda_runtime.h>
 
@@ -129,7 +129,7 @@ int main(int argc, char** argv) {
       repeats = 1;
     } else {
       std::fprintf(stderr,
-                   "usage: slabhash_public_bench [--elements N] [--betas 0.2,0.5,...] [--repeats R] [--seed S] [--quick]\n");
+                   "usage: slab_hash_public_bench [--elements N] [--betas 0.2,0.5,...] [--repeats R] [--seed S] [--quick]\n");
       return 2;
     }
   }
