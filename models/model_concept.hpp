@@ -140,10 +140,10 @@ concept CurrentValueModel = requires(const typename M::State& s, const OpData& o
 template <class M>
 concept ValueStoringModel = requires { typename std::bool_constant<M::stores_values>; };
 
-// heap_bytes: the heap a state owns, for the search's memory budget.
+// heap_bytes: the bytes a state allocates, for the search's memory budget.
 // Default: 0 (right for a state that owns none).
 template <class State>
-concept HeapSizedState = requires(const State& s) {
+concept AllocationSizedState = requires(const State& s) {
   { s.heap_bytes() } -> std::convertible_to<size_t>;
 };
 

@@ -15,10 +15,10 @@
 
 namespace warpcheck {
 
-// The heap a state owns (HeapSizedState), else 0.
+// The bytes a state allocates (AllocationSizedState), else 0.
 template <class State>
 size_t state_heap_bytes(const State& s) {
-  if constexpr (HeapSizedState<State>) return s.heap_bytes();
+  if constexpr (AllocationSizedState<State>) return s.heap_bytes();
   else return 0;
 }
 
