@@ -26,6 +26,9 @@ for s in 1 2; do
   [ -s "$dir/k/seed-$s-LINEARIZABLE.bin" ] || { ls "$dir/k"; fail "--keep all: seed $s not kept"; }
   "$w" check "$dir/k/seed-$s-LINEARIZABLE.bin" >/dev/null || fail "--keep all: seed $s does not check"
 done
+# A kept passing run reruns bit for bit, as a failure does.
+expect 0 repro "$dir/k/seed-2-LINEARIZABLE.bin"
+grep -q "^reproduced bit for bit" "$dir/out" || { cat "$dir/out"; fail "repro of a kept passing run: not bit for bit"; }
 expect 0 stress --structure sorted_set --backend sim --seeds 2 --quiet --out "$dir/k2"
 [ ! -e "$dir/k2" ] || { ls "$dir/k2"; fail "--keep unknown (the default) kept a linearizable run"; }
 expect 3 stress --structure sorted_set --backend sim --seeds 2 --quiet --out "$dir/k3" --keep some
