@@ -1,76 +1,6 @@
-// The distinct-value register procedure (distinct_register.hpp).
-//
-// Why it is right. Registers (kv keys) are decided apart (P-compositional);
-// fix one. A linearization is an order of the operations that took effect
-// which respects real time; as in distinct_multimap.cpp it is the same as
-// points p(X) inside the intervals, ties in any order. The state is the
-// unwritten start or one value; no value is written twice.
-//  0. Who took effect. A completed read or a successful CAS names the value
-//     it saw; a pending write or CAS whose value somebody saw (a read, a
-//     CAS from it, transitively) took effect, the CAS successfully; other
-//     pending writes and CASes are spare: any linearization stays one
-//     without them, unless a failed CAS needs their value gone (the
-//     witness then takes one), and pending reads are left out. A value
-//     seen but never written, or a CAS from it, refutes at once.
-//  1. Chains. A successful CAS from e is the only operation that can
-//     follow e's writer with e current and end e's time, so two of them
-//     from one e refute (with e's writer), and the values form chains: a
-//     plain write (or the start) v0, the CAS from v0 writing v1, the CAS
-//     from v1 ... (a cycle of CASes has no first write: refuted). Each
-//     value's reads go between its writer and the CAS from it. So a
-//     chain's operations must fit the order w(v0), reads of v0, w(v1),
-//     reads of v1, ...: each at or after the latest invocation before it
-//     (a greedy pass; an operation that returned before an earlier
-//     one's invocation, with the chain between them, is the evidence).
-//     And from w(v0) to its last operation only the chain's own writes
-//     happen (each CAS needs the value before it current): a chain lives
-//     on one stretch, between other chains.
-//  2. Stretches. With a(C) the earliest response and b(C) the latest
-//     invocation among a chain's operations, p(w(v0)) <= a(C) and the
-//     last operation's point is >= b(C): C is current throughout the open
-//     (a(C), b(C)). Two chains with a < b each whose stretches meet
-//     refute (the four operations giving a and b, with their chains up to
-//     them). A chain with a(C) >= b(C) has every interval holding
-//     [b(C), a(C)]; all of it must go before the head of, or after the
-//     last operation of, any stretch chain Z, so a(Z) >= b(C) or
-//     a(C) >= b(Z): it needs a moment of [b(C), a(C)] strictly inside no
-//     stretch, and when the stretches are disjoint, the end of the one
-//     covering b(C), if any, is the first such moment. Reads of the
-//     unwritten start go before every write: every a(C) >= their latest
-//     invocation (which, as a stretch from minus infinity, is the same
-//     rule).
-//  3. Sufficiency, failed CASes aside. Put each stretch chain's
-//     operations at max(a(C), its invocation, the invocations before it
-//     in the chain) (inside its interval by 1 and the definition of a;
-//     at most b(C)), each other chain at its moment back to back, reads
-//     of the start at their invocations. At one moment the order is:
-//     reads of the start, the chain going on, chains at that moment,
-//     the chain starting there. Every read then sees its value and every
-//     CAS its expected value: nothing else is written inside a chain.
-//  4. Failed CASes. A failed CAS X of e needs a moment where e is not
-//     current. e is surely current on (A_e, B_e), A_e the earliest response
-//     among w(e) and the chain after it, B_e the latest invocation among
-//     e's reads and the CAS from e: p(w(e)) <= A_e, and every point
-//     strictly before B_e precedes an operation that needs e. X strictly
-//     inside refutes (X, those two operations, the chain up to them). The
-//     witness puts X before w(e) or after the write that replaced e in
-//     the layout of 3, or makes that write come sooner: a spare pending
-//     writer, or a chain of 2 that nothing placed so far relies on (it
-//     then moves to a free moment inside X's interval, after e's chain,
-//     or later than X's invocation, when e's is that chain). When none
-//     helps the procedure does not decide: the general search does.
-// The witness is replayed before it is given (the checker does), and a
-// violation's evidence is confirmed by the general search.
-//
-// Evidence. Each refutation above names a few operations and, for each,
-// the chain up to its value (the writes and CASes its precondition rests
-// on) and, for a pending writer, an operation that saw its value. On that
-// sub-history the same argument goes through: the chains are the same
-// chains cut short, a and b of the named chains are the same, so it is
-// not linearizable either; and the argument is what makes the history
-// itself not linearizable.
+// The distinct-value register procedure; its argument is in
+// distinct_register.hpp.
 #include "linearizability/distinct_register.hpp"
-
 
 #include <algorithm>
 #include <map>
@@ -82,57 +12,14 @@
 #include "linearizability/detail/decide_by_key.hpp"
 #include "linearizability/detail/dense_values.hpp"
 #include "linearizability/detail/radix_order.hpp"
+#include "linearizability/detail/register_chains.hpp"
 #include "linearizability/detail/stretch_cover.hpp"
 
 namespace warpcheck {
 
 namespace {
 
-using detail::kNone;
-using detail::kNever;
-constexpr uint32_t kStart = 0;  // the value index of the unwritten start
-constexpr uint32_t kStartTicket = UINT32_MAX;  // a read of the start, until values are numbered
-
-// Where an operation goes at one moment (the argument's order in 3, with
-// the failed CASes and the writers the witness moved or took).
-enum Rank : uint64_t {
-  kBeforeAll, kStartRead, kChainGoingOn, kChainAtOneMoment, kChainStarting, kMovedChain, kSpareWriter, kAfterAll
-};
-
-// A place in the witness: a moment, then the order at that moment.
-struct Place {
-  uint64_t point = 0, order = 0;
-  friend bool operator<(const Place& x, const Place& y) { return x.point != y.point ? x.point < y.point : x.order < y.order; }
-};
-
-Place at(uint64_t point, Rank rank, uint64_t tie = 0) { return {point, uint64_t(rank) << 61 | tie}; }
-
-struct RegisterValue {
-  int64_t value = 0;
-  uint32_t writer = kNone;    // the write or CAS that wrote it and took effect
-  uint32_t from = kNone;      // its writer's CAS replaced this value
-  uint32_t succ = kNone;      // the CAS that replaced it
-  uint32_t next = kNone;      // the value that CAS wrote
-  uint32_t reads_begin = 0, reads_end = 0;  // its completed reads, in sorted_reads_
-  uint32_t observer = kNone;  // an operation that saw it (why a pending writer took effect)
-  uint32_t chain = kNone;
-  uint32_t position = 0;      // in its chain
-  uint64_t live_from = kNever, live_to = 0;  // A_e, B_e (the argument's 4)
-  uint32_t live_from_op = kNone, live_to_op = kNone;
-  Place written;              // its writer's place in the witness
-  bool failed_cas_expects = false;  // a failed CAS expected it
-};
-
-struct Chain {
-  uint32_t head = kNone;  // its first value
-  uint64_t a = kNever, b = 0;
-  uint32_t a_op = kNone, b_op = kNone;
-  uint64_t last_point = 0;  // where its last operation goes
-  Place start;              // where its head's writer goes
-  bool stretch() const { return a < b; }
-  bool pinned = false;      // a failed CAS's place relies on where it is
-  bool moved = false;
-};
+using namespace detail::register_chains;
 
 // One register's decision, and its working set, kept from key to key to
 // spare the allocations.
@@ -154,9 +41,7 @@ class RegisterDecision : public detail::HistoryDecision {
     return true;
   }
 
-
  private:
-
   void clear() {
     values_.assign(1, RegisterValue{});
     met_.clear();

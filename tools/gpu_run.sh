@@ -24,8 +24,12 @@ source tools/gpu_rows.sh
 bundle=.gpu-bundle
 
 if [ "${1:-}" = --bundle ]; then
-  cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null &&
-    cmake --build build -j"$(nproc)" || exit 1
+  # Only what the bundle carries: warpcheck (with the libraries the package
+  # installs) and every GPU benchmark program; the tests are this machine's.
+  cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null || exit 1
+  programs=$(cmake --build build --target help | grep -oE '\b[a-z0-9_]+_gpu_bench\b' | sort -u)
+  # shellcheck disable=SC2086
+  cmake --build build -j"$(nproc)" --target warpcheck $programs || exit 1
   rm -rf "$bundle" && mkdir -p "$bundle"
   cp build/bench/*_gpu_bench build/tools/warpcheck "$bundle"/ 2>/dev/null
   # The drop-in recorder's CUDA example, built as a user builds it: against
