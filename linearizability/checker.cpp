@@ -4,6 +4,7 @@
 
 #include <limits>
 #include <thread>
+#include <utility>
 
 #include "linearizability/detail/bulk.hpp"
 #include "linearizability/detail/parallel_parts.hpp"
@@ -98,25 +99,35 @@ struct DistinctValueProcedure {
   const char* pending_removals;  // what a pending removal could have done instead
 };
 
+constexpr DistinctValueProcedure kRegisterProcedure{
+    "distinct-value register checker (per register: chains of CASes, their sure stretches, failed CASes at free moments, O(n log n))",
+    check_distinct_register, "spare pending writes took effect"};
+
+constexpr std::pair<ModelId, DistinctValueProcedure> kDistinctValueProcedures[] = {
+    {ModelId::Queue,
+     {"distinct-value queue checker (FIFO order from real-time constraints, O(n log n))", check_distinct_queue,
+      "pending dequeues took other values than it guessed"}},
+    {ModelId::Stack,
+     {"distinct-value stack checker (removes a value that can be at the bottom, O(n log n) a value tried)", check_distinct_stack,
+      "pending pops took values"}},
+    {ModelId::Multimap,
+     {"distinct-value multimap checker (per key: each value's sure lifetime, absent answers at free moments, O(n log n))",
+      check_distinct_multimap, "pending erases removed values"}},
+    {ModelId::Map,
+     {"distinct-value map checker (per key: each value's sure stretch, values collapsed to one moment, the rest ordered by the "
+      "key's presence or searched like a set)",
+      check_distinct_map, "pending operations took effect elsewhere"}},
+    {ModelId::Set,
+     {"set presence procedure (per key: a greedy order of the key's presence, lazy flips, earliest response first, O(n log n))",
+      check_set_presence, "nothing (it only proves)"}},
+    {ModelId::Register, kRegisterProcedure},
+    {ModelId::CasRegister, kRegisterProcedure},
+    {ModelId::Kv, kRegisterProcedure},
+};
+
 std::optional<DistinctValueProcedure> distinct_value_procedure(ModelId model) {
-  if (model == ModelId::Queue)
-    return DistinctValueProcedure{"distinct-value queue checker (FIFO order from real-time constraints, O(n log n))",
-                                  check_distinct_queue, "pending dequeues took other values than it guessed"};
-  if (model == ModelId::Stack)
-    return DistinctValueProcedure{"distinct-value stack checker (removes a value that can be at the bottom, O(n log n) a value tried)",
-                                  check_distinct_stack, "pending pops took values"};
-  if (model == ModelId::Multimap)
-    return DistinctValueProcedure{"distinct-value multimap checker (per key: each value's sure lifetime, absent answers at free moments, O(n log n))",
-                                  check_distinct_multimap, "pending erases removed values"};
-  if (model == ModelId::Map)
-    return DistinctValueProcedure{"distinct-value map checker (per key: each value's sure stretch, values collapsed to one moment, the rest ordered by the key's presence or searched like a set)",
-                                  check_distinct_map, "pending operations took effect elsewhere"};
-  if (model == ModelId::Set)
-    return DistinctValueProcedure{"set presence procedure (per key: a greedy order of the key's presence, lazy flips, earliest response first, O(n log n))",
-                                  check_set_presence, "nothing (it only proves)"};
-  if (model == ModelId::Register || model == ModelId::CasRegister || model == ModelId::Kv)
-    return DistinctValueProcedure{"distinct-value register checker (per register: chains of CASes, their sure stretches, failed CASes at free moments, O(n log n))",
-                                  check_distinct_register, "spare pending writes took effect"};
+  for (const auto& [m, procedure] : kDistinctValueProcedures)
+    if (m == model) return procedure;
   return std::nullopt;
 }
 

@@ -1,5 +1,6 @@
 #include "tools/cli_args.hpp"
 
+#include <iostream>
 #include <sstream>
 
 #include "models/base/quote.hpp"
@@ -77,6 +78,23 @@ Args::Args(int argc, char** argv, int first, const CommandSpec& spec, const Opti
 bool Args::answered_help(std::ostream& out) const {
   if (help_) out << help_text(*spec_);
   return help_;
+}
+
+std::optional<Args> command_args(int argc, char** argv, const CommandSpec& spec, size_t positionals) {
+  Args args(argc, argv, 2, spec);
+  if (args.answered_help(std::cout)) return std::nullopt;
+  if (args.positional().size() != positionals) throw args.usage();
+  return args;
+}
+
+std::optional<uint64_t> whole_number(const std::string& text) {
+  try {
+    size_t used = 0;
+    const uint64_t n = std::stoull(text, &used);
+    if (used == text.size()) return n;
+  } catch (const std::exception&) {
+  }
+  return std::nullopt;
 }
 
 }  // namespace warpcheck::cli

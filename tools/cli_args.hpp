@@ -5,7 +5,9 @@
 // the defaults, `--help` and the top-level usage all read that declaration.
 #pragma once
 
+#include <cstdint>
 #include <map>
+#include <optional>
 #include <ostream>
 #include <set>
 #include <stdexcept>
@@ -65,5 +67,13 @@ class Args {
   std::map<std::string, std::string> run_values_;
   std::set<std::string> run_flags_;
 };
+
+// The line of a command that takes no structure options: nullopt once
+// --help is answered (the command then exits 0); the usage error unless it
+// holds `positionals` positional arguments.
+std::optional<Args> command_args(int argc, char** argv, const CommandSpec& spec, size_t positionals = 0);
+
+// `text` as a whole number (std::stoull's reading), nullopt unless all of it is one.
+std::optional<uint64_t> whole_number(const std::string& text);
 
 }  // namespace warpcheck::cli

@@ -189,18 +189,12 @@ int merge_and_report(const CampaignDir& dir, std::ostream& out) {
 }
 
 int run_shard_command(const CampaignDir& dir, const std::string& index) {
-  uint64_t shard = 0;
-  try {
-    size_t used = 0;
-    shard = std::stoull(index, &used);
-    if (used != index.size()) throw std::invalid_argument(index);
-  } catch (const std::exception&) {
-    throw UsageError("--run-shard DIR I: I must be a shard's index, got '" + index + "'");
-  }
+  const std::optional<uint64_t> shard = whole_number(index);
+  if (!shard) throw UsageError("--run-shard DIR I: I must be a shard's index, got '" + index + "'");
   const CampaignPlan plan = read_plan(dir);
-  if (shard >= plan.shards.size())
+  if (*shard >= plan.shards.size())
     throw UsageError("--run-shard: " + dir.root + " has shards 0 to " + std::to_string(plan.shards.size() - 1) + ", not " + index);
-  const auto i = uint32_t(shard);
+  const auto i = uint32_t(*shard);
   // Held until this process ends: no one starts the shard beside it. Taken
   // before the result is looked for, so that a shard that just finished is not rerun.
   std::string holder;

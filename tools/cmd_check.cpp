@@ -63,11 +63,10 @@ const CommandSpec& check_command() {
 int run_check(int argc, char** argv) {
   // --timeout counts from here: reading the file is part of the wait.
   const auto started = std::chrono::steady_clock::now();
-  Args args(argc, argv, 2, check_command());
-  if (args.answered_help(std::cout)) return 0;
-  if (args.positional().size() != 1) throw args.usage();
+  const auto args = command_args(argc, argv, check_command(), 1);
+  if (!args) return 0;
   CheckOptions opt;
-  const Options& o = args.options();
+  const Options& o = args->options();
   opt.timeout_seconds = o.real("timeout");
   opt.deadline = started + std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(opt.timeout_seconds));
   opt.shrink_seconds = o.real("shrink-timeout");
@@ -94,7 +93,7 @@ int run_check(int argc, char** argv) {
   ReportOptions shown;
   if (o.has_value("context")) shown.context = o.integer("context");
   PhaseProgress progress(o.flag("quiet"));
-  progress.phase("check: reading " + args.positional()[0]);
+  progress.phase("check: reading " + args->positional()[0]);
   History h;
   {
     detail::Budget loading;
@@ -102,7 +101,7 @@ int run_check(int argc, char** argv) {
     loading.resident_limit = opt.resident_limit_bytes;
     const auto poller = loading.install();
     try {
-      h = load_history(args.positional()[0], model_option(o), format_option(o), import_options(o));
+      h = load_history(args->positional()[0], model_option(o), format_option(o), import_options(o));
     } catch (const detail::BudgetExhausted& e) {
       progress.stop();
       return report_unknown_before_check(std::string(e.why == detail::BudgetStop::Memory ? "memory" : "time") +

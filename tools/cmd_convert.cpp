@@ -22,16 +22,15 @@ const CommandSpec& convert_command() {
 }
 
 int run_convert(int argc, char** argv) {
-  Args args(argc, argv, 2, convert_command());
-  if (args.answered_help(std::cout)) return 0;
-  if (args.positional().size() != 2) throw args.usage();
-  const std::string& out = args.positional()[1];
-  std::optional<HistoryFormat> to = format_option(args.options(), "to");
+  const auto args = command_args(argc, argv, convert_command(), 2);
+  if (!args) return 0;
+  const std::string& out = args->positional()[1];
+  std::optional<HistoryFormat> to = format_option(args->options(), "to");
   if (!to) {
     const bool jsonl = out.size() >= 6 && (out.ends_with(".jsonl") || out.ends_with(".json"));
     to = jsonl ? HistoryFormat::JsonLines : HistoryFormat::Binary;
   }
-  const History h = load_history(args.positional()[0], model_option(args.options()), format_option(args.options(), "from"), import_options(args.options()));
+  const History h = load_history(args->positional()[0], model_option(args->options()), format_option(args->options(), "from"), import_options(args->options()));
   save_history(h, out, *to);
   std::cerr << "converted " << h.ops.size() << " operations (model " << h.model().name << ") to " << out << "\n";
   return 0;

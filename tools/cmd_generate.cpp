@@ -36,10 +36,9 @@ const CommandSpec& generate_command() {
 }
 
 int run_generate(int argc, char** argv) {
-  Args args(argc, argv, 2, generate_command());
-  if (args.answered_help(std::cout)) return 0;
-  if (!args.positional().empty()) throw args.usage();
-  const Options& o = args.options();
+  const auto args = command_args(argc, argv, generate_command());
+  if (!args) return 0;
+  const Options& o = args->options();
   if (!o.has_value("out")) throw UsageError("warpcheck gen needs --out FILE");
   const std::string& out = o.text("out");
   SyntheticHistorySpec spec;

@@ -63,16 +63,10 @@ int stress_or_repro(int argc, char** argv, bool repro) {
         const std::string path = std::filesystem::is_directory(what) ? what + "/history.bin" : what;
         return run_stress_request(request_from_history(reg, path, values_of(args), args.run_flags()), std::cout, std::cerr);
       }
-      uint64_t seed = 0;
-      try {
-        size_t used = 0;
-        seed = std::stoull(what, &used);
-        if (used != what.size()) throw std::invalid_argument(what);
-      } catch (const std::exception&) {
-        throw UsageError("SEED must be a whole number (or a history file or failure folder), got '" + what + "'");
-      }
+      const std::optional<uint64_t> seed = whole_number(what);
+      if (!seed) throw UsageError("SEED must be a whole number (or a history file or failure folder), got '" + what + "'");
       request = make_request(s, resolve_backend(s, backend, reg.probe_gpu()), values_of(args), args.run_flags());
-      request.repro_seed = seed;
+      request.repro_seed = *seed;
     } else {
       if (!args.positional().empty()) throw args.usage();
       request = make_request(s, resolve_backend(s, backend, reg.probe_gpu()), values_of(args), args.run_flags());
@@ -154,10 +148,9 @@ const CommandSpec& score_command() {
 
 int run_suite(int argc, char** argv) {
   const Registry& reg = registry();
-  Args args(argc, argv, 2, suite_command());
-  if (args.answered_help(std::cout)) return 0;
-  if (!args.positional().empty()) throw args.usage();
-  const Options& given = args.options();
+  const auto args = command_args(argc, argv, suite_command());
+  if (!args) return 0;
+  const Options& given = args->options();
   SuiteOptions o;
   o.tag = given.text("tag");
   o.backend = given.backend_option_value();
@@ -169,10 +162,9 @@ int run_suite(int argc, char** argv) {
 
 int run_score(int argc, char** argv) {
   const Registry& reg = registry();
-  Args args(argc, argv, 2, score_command());
-  if (args.answered_help(std::cout)) return 0;
-  if (!args.positional().empty()) throw args.usage();
-  const Options& given = args.options();
+  const auto args = command_args(argc, argv, score_command());
+  if (!args) return 0;
+  const Options& given = args->options();
   ScoreOptions o;
   o.backend = *given.backend_option_value();
   if (o.backend == Backend::Gpu && !reg.probe_gpu().present) throw UsageError("--backend gpu: " + reg.probe_gpu().why_absent);
@@ -284,10 +276,9 @@ const CommandSpec& recipes_command() {
 
 int run_recipes(int argc, char** argv) {
   const Registry& reg = registry();
-  Args args(argc, argv, 2, recipes_command());
-  if (args.answered_help(std::cout)) return 0;
-  if (!args.positional().empty()) throw args.usage();
-  const Options& given = args.options();
+  const auto args = command_args(argc, argv, recipes_command());
+  if (!args) return 0;
+  const Options& given = args->options();
   const Structure* only = only_structure(reg, given);
   if (only && !only->supports(Backend::Gpu)) throw UsageError(only->spec.name + " has no GPU back-end");
   RecipeTableOptions o;

@@ -24,10 +24,7 @@ std::string error_of(const std::function<void()>& f) {
 }
 
 std::string small_binary() {
-  SyntheticHistorySpec spec;
-  spec.model = ModelId::PriorityQueue;
-  spec.operations = 20;
-  spec.pending = 0.2;
+  const SyntheticHistorySpec spec{.model = ModelId::PriorityQueue, .operations = 20, .pending = 0.2};
   return encode_binary(make_linearizable_history(spec));
 }
 
@@ -90,8 +87,7 @@ TEST(BadInput, ValidChecksumButInvalidRecordIsRejected) {
   // The writer checksums whatever it is given, so a record the model
   // cannot have (a set insert returning keys) arrives with a valid checksum
   // and must be caught by validation.
-  SyntheticHistorySpec spec;
-  spec.operations = 5;
+  const SyntheticHistorySpec spec{.operations = 5};
   History h = make_linearizable_history(spec);
   h.ops[2].data.result_kind = ResultKind::Keys;
   const std::string msg = error_of([&] { read_binary(encode_binary(h), "forged.bin"); });

@@ -86,9 +86,7 @@ TEST(Budgets, TimeoutHoldsOnTheIssuesHugeBatch) {
 // duplicate-id scan of 30M operations takes seconds; each polls as the
 // records' parse and validation do.
 TEST(Budgets, ReadingABinaryFilePollsFromItsFirstBytes) {
-  SyntheticHistorySpec spec;
-  spec.model = ModelId::Set;
-  spec.operations = 400000;
+  const SyntheticHistorySpec spec{.model = ModelId::Set, .operations = 400000};
   const std::string path = temp_path("polled.bin");
   save_history(make_linearizable_history(spec), path, HistoryFormat::Binary);
   const size_t bytes = std::filesystem::file_size(path);
@@ -109,11 +107,7 @@ TEST(Budgets, MemoryBoundsThePeakResidentSizeOfTheProcess) {
   // itself: the distinct-value register checker would decide it at once):
   // the budget must stop it before the process passes the limit, not at
   // twice the limit.
-  SyntheticHistorySpec spec;
-  spec.model = ModelId::Register;
-  spec.operations = 2000;
-  spec.overlap = 100;
-  spec.pending = 0.3;
+  const SyntheticHistorySpec spec{.model = ModelId::Register, .operations = 2000, .overlap = 100, .pending = 0.3};
   const std::string path = temp_path("register.bin");
   save_history(make_linearizable_history(spec), path, HistoryFormat::Binary);
   const CliRun run = run_cli({"check", path, "--algo", "search", "--memory", "96", "--timeout", "30"}, 60);

@@ -13,13 +13,8 @@ namespace {
 // Many pending pushes on one queue: each may take effect anywhere, which
 // makes the search exponential.
 History hard_queue_history() {
-  SyntheticHistorySpec spec;
-  spec.model = ModelId::PriorityQueue;
-  spec.operations = 3000;
-  spec.keys = 1000;
-  spec.overlap = 16;
-  spec.pending = 0.3;
-  spec.seed = 11;
+  const SyntheticHistorySpec spec{.model = ModelId::PriorityQueue, .operations = 3000, .keys = 1000, .seed = 11, .overlap = 16,
+                                  .pending = 0.3};
   return make_linearizable_history(spec);
 }
 
@@ -44,8 +39,7 @@ TEST(Checker, MemoryBudgetGivesUnknown) {
 }
 
 TEST(Checker, IncompleteRunIsNeverLinearizable) {
-  SyntheticHistorySpec spec;
-  spec.operations = 100;
+  const SyntheticHistorySpec spec{.operations = 100};
   History h = make_linearizable_history(spec);
   h.meta.incomplete = true;
   const CheckResult r = check_history(h);
@@ -64,11 +58,7 @@ TEST(Checker, EmptyHistoryIsLinearizable) {
 }
 
 TEST(Checker, LargeHistoryGetsAValidWitnessAcrossParts) {
-  SyntheticHistorySpec spec;
-  spec.operations = 200000;
-  spec.keys = 5000;
-  spec.overlap = 200;
-  spec.pending = 0.001;
+  const SyntheticHistorySpec spec{.operations = 200000, .keys = 5000, .overlap = 200, .pending = 0.001};
   const History h = make_linearizable_history(spec);
   const CheckResult r = check_history(h);
   ASSERT_EQ(r.verdict, Verdict::Linearizable) << r.reason;
@@ -77,11 +67,7 @@ TEST(Checker, LargeHistoryGetsAValidWitnessAcrossParts) {
 }
 
 TEST(Checker, OneWrongResultAmongManyKeysIsFound) {
-  SyntheticHistorySpec spec;
-  spec.model = ModelId::Map;
-  spec.operations = 50000;
-  spec.keys = 2000;
-  spec.overlap = 50;
+  const SyntheticHistorySpec spec{.model = ModelId::Map, .operations = 50000, .keys = 2000, .overlap = 50};
   History h = make_linearizable_history(spec);
   // A find that returns a value nobody ever wrote.
   for (Operation& op : h.ops)
@@ -107,9 +93,7 @@ TEST(Checker, OneWrongResultAmongManyKeysIsFound) {
 }
 
 TEST(Witness, RejectsOrdersThatBreakRealTimeOrTheModel) {
-  SyntheticHistorySpec spec;
-  spec.operations = 50;
-  spec.overlap = 0;
+  const SyntheticHistorySpec spec{.operations = 50, .overlap = 0};
   const History h = make_linearizable_history(spec);
   std::vector<uint32_t> order(h.ops.size());
   for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;
@@ -124,12 +108,8 @@ TEST(Checker, MemoryBudgetCountsTheStatesOwnHeap) {
   // A queue that only grows, searched by the plain search (which copies
   // states): every stored state holds the whole queue. The budget must see
   // that memory and stop the search, not the kernel.
-  SyntheticHistorySpec spec;
-  spec.model = ModelId::PriorityQueue;
-  spec.operations = 200000;
-  spec.keys = 1000000000;
-  spec.warp_batch = 32;
-  spec.batch = 8;
+  const SyntheticHistorySpec spec{.model = ModelId::PriorityQueue, .operations = 200000, .keys = 1000000000, .batch = 8,
+                                  .warp_batch = 32};
   CheckOptions opt;
   opt.memory_limit_bytes = size_t(256) << 20;
   opt.prune = false;

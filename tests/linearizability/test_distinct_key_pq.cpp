@@ -152,15 +152,8 @@ WC_PROP(DistinctKeyPq, RefutationsAreSoundOnSmallHistories, 20000, ()) {
 // operations at once, one pop trading its largest key with the next pop's
 // smallest: refuted on at most 4 operations, pushes and pops named.
 TEST(DistinctKeyPq, AHeapShapedHistoryWithOneWrongPopIsRefutedOnFourOperations) {
-  SyntheticHistorySpec spec;
-  spec.model = ModelId::PriorityQueue;
-  spec.operations = 1954;
-  spec.batch = 1024;
-  spec.full_batches = true;
-  spec.phases = true;
-  spec.warp_batch = 512;
-  spec.keys = int64_t(1) << 62;
-  spec.wrong_pops = 1;
+  const SyntheticHistorySpec spec{.model = ModelId::PriorityQueue, .operations = 1954, .keys = int64_t(1) << 62, .batch = 1024,
+                                  .warp_batch = 512, .full_batches = true, .phases = true, .wrong_pops = 1};
   const History h = make_linearizable_history(spec);
   const CheckResult r = check_history(h);
   ASSERT_EQ(r.verdict, Verdict::Violation) << r.reason;

@@ -15,11 +15,7 @@ using namespace warpcheck;
 namespace {
 
 History deadlocked_history() {
-  SyntheticHistorySpec spec;
-  spec.model = ModelId::Set;
-  spec.operations = 40;
-  spec.keys = 3;
-  spec.seed = 9;
+  const SyntheticHistorySpec spec{.model = ModelId::Set, .operations = 40, .keys = 3, .seed = 9};
   History h = make_linearizable_history(spec);
   FailureRecord f;
   f.oracle = FailureOracle::Deadlock;

@@ -27,12 +27,7 @@ TEST(Formats, EveryKnownAnswerFileRoundTripsLosslessly) {
 TEST(Formats, ConversionIsLosslessBothWaysForEveryModel) {
   for (const ModelInfo& m : kModels) {
     SCOPED_TRACE(std::string(m.name));
-    SyntheticHistorySpec spec;
-    spec.model = m.id;
-    spec.operations = 500;
-    spec.keys = 5;
-    spec.pending = 0.1;
-    spec.seed = 42;
+    const SyntheticHistorySpec spec{.model = m.id, .operations = 500, .keys = 5, .seed = 42, .pending = 0.1};
     History h = make_linearizable_history(spec);
     h.ops[3].has_hint = true;
     h.ops[3].hint = 123456789012345ULL;

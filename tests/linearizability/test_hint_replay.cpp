@@ -29,13 +29,7 @@ std::string with_hints(int insert_hint, int contains_hint) {
 TEST(HintReplay, PointsThatExplainTheHistoryProveIt) {
   for (const ModelInfo& m : kModels) {
     SCOPED_TRACE(std::string(m.name));
-    SyntheticHistorySpec spec;
-    spec.model = m.id;
-    spec.operations = 20000;
-    spec.keys = 4;
-    spec.overlap = 64;
-    spec.pending = 0.05;
-    spec.hints = true;
+    const SyntheticHistorySpec spec{.model = m.id, .operations = 20000, .keys = 4, .overlap = 64, .pending = 0.05, .hints = true};
     const History h = make_linearizable_history(spec);
     const CheckResult r = check_history(h);
     EXPECT_EQ(r.verdict, Verdict::Linearizable);

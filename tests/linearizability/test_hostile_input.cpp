@@ -68,8 +68,7 @@ TEST(HostileInput, EveryHostileFileIsRefusedWithItsReason) {
 }
 
 TEST(HostileInput, BinaryRecordWithReservedByteSetIsRefused) {
-  SyntheticHistorySpec spec;
-  spec.operations = 4;
+  const SyntheticHistorySpec spec{.operations = 4};
   const std::string bin = encode_binary(make_linearizable_history(spec));
   // The last byte of record 2 is its reserved byte; re-sealing gives the
   // damaged file a valid checksum, so only the record check can catch it.
@@ -82,8 +81,7 @@ TEST(HostileInput, BinaryRecordWithReservedByteSetIsRefused) {
 }
 
 TEST(HostileInput, DamagedMagicIsReadAsBinaryAndSaysSo) {
-  SyntheticHistorySpec spec;
-  spec.operations = 4;
+  const SyntheticHistorySpec spec{.operations = 4};
   std::string bin = encode_binary(make_linearizable_history(spec));
   bin[0] = 'X';
   const std::string path = temp_file("magic.bin", bin);
@@ -133,8 +131,7 @@ TEST(HostileInput, LongUserStringsAreCutAndBytesEscaped) {
   EXPECT_NE(edn_op.find("is not part of model register"), std::string::npos) << edn_op.substr(0, 200);
 
   // A binary file naming a model of raw bytes.
-  SyntheticHistorySpec spec;
-  spec.operations = 1;
+  const SyntheticHistorySpec spec{.operations = 1};
   std::string bin = encode_binary(make_linearizable_history(spec));
   std::string body = bin.substr(0, bin.size() - 8);
   body.replace(48, 3, "\x01\xfe\n");  // the model name "set" starts at byte 48

@@ -20,13 +20,8 @@ using warpcheck::testing::decided_by_distinct_value_checker;
 namespace {
 
 History million_operation_multimap(double pending) {
-  SyntheticHistorySpec spec;
-  spec.model = ModelId::Multimap;
-  spec.operations = 1000000;
-  spec.keys = 64;
-  spec.overlap = 64;
-  spec.pending = pending;
-  spec.seed = 15;
+  const SyntheticHistorySpec spec{.model = ModelId::Multimap, .operations = 1000000, .keys = 64, .seed = 15, .overlap = 64,
+                                  .pending = pending};
   return make_linearizable_history(spec);
 }
 

@@ -78,8 +78,7 @@ class PlantedWrong : public ::testing::TestWithParam<ModelId> {};
 }  // namespace
 
 TEST_P(PlantedWrong, OneWrongAnswerIsRefutedInEveryShape) {
-  SyntheticHistorySpec spec;
-  spec.model = GetParam();
+  const SyntheticHistorySpec spec{.model = GetParam()};
   expect_one_wrong_answer_refuted(spec);
 }
 
@@ -93,9 +92,7 @@ INSTANTIATE_TEST_SUITE_P(EveryModel, PlantedWrong,
                          });
 
 TEST(PlantedWrongBatches, BatchedQueuesAndFullPriorityQueueBatchesToo) {
-  SyntheticHistorySpec spec;
-  spec.model = ModelId::Queue;
-  spec.full_batches = true;
+  SyntheticHistorySpec spec{.model = ModelId::Queue, .full_batches = true};
   expect_one_wrong_answer_refuted(spec, kBatchedQueueShapes);
   spec.model = ModelId::PriorityQueue;
   expect_one_wrong_answer_refuted(spec);
@@ -103,17 +100,13 @@ TEST(PlantedWrongBatches, BatchedQueuesAndFullPriorityQueueBatchesToo) {
 
 TEST(PlantedWrongBatches, WarpBatchesToo) {
   for (ModelId model : {ModelId::Set, ModelId::Kv, ModelId::Multimap, ModelId::Stack}) {
-    SyntheticHistorySpec spec;
-    spec.model = model;
-    spec.warp_batch = 8;
+    const SyntheticHistorySpec spec{.model = model, .warp_batch = 8};
     expect_one_wrong_answer_refuted(spec, kWarpBatchShapes);
   }
 }
 
 TEST(PlantedWrongSpots, SeveralAreSpreadOverTheHistory) {
-  SyntheticHistorySpec spec;
-  spec.model = ModelId::Kv;
-  spec.operations = 4000;
+  const SyntheticHistorySpec spec{.model = ModelId::Kv, .operations = 4000};
   History h = make_linearizable_history(spec);
   const std::vector<PlantedAnswer> planted = plant_wrong_answers(h, 4);
   ASSERT_EQ(planted.size(), 4u);
@@ -124,9 +117,7 @@ TEST(PlantedWrongSpots, SeveralAreSpreadOverTheHistory) {
 }
 
 TEST(PlantedWrongSpots, NoSureSpotIsAnErrorNotALinearizableHistory) {
-  SyntheticHistorySpec spec;
-  spec.model = ModelId::Register;
-  spec.operations = 2;
+  const SyntheticHistorySpec spec{.model = ModelId::Register, .operations = 2};
   History h = make_linearizable_history(spec);
   EXPECT_THROW(plant_wrong_answers(h, 1), std::runtime_error);
 

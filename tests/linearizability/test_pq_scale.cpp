@@ -17,17 +17,9 @@ using namespace warpcheck;
 namespace {
 
 SyntheticHistorySpec heap_shape(uint32_t wrong_pops, uint32_t warp_batch, uint64_t overlap) {
-  SyntheticHistorySpec spec;
-  spec.model = ModelId::PriorityQueue;
-  spec.operations = 400;
-  spec.batch = 256;
-  spec.full_batches = true;
-  spec.phases = true;
-  spec.warp_batch = warp_batch;
-  spec.overlap = overlap;
-  spec.keys = int64_t(1) << 62;
-  spec.wrong_pops = wrong_pops;
-  return spec;
+  return SyntheticHistorySpec{.model = ModelId::PriorityQueue, .operations = 400, .keys = int64_t(1) << 62, .overlap = overlap,
+                              .batch = 256, .warp_batch = warp_batch, .full_batches = true, .phases = true,
+                              .wrong_pops = wrong_pops};
 }
 
 }  // namespace

@@ -16,12 +16,7 @@ using warpcheck::testing::decided_by_distinct_value_checker;
 namespace {
 
 History million_operation_queue(double pending) {
-  SyntheticHistorySpec spec;
-  spec.model = ModelId::Queue;
-  spec.operations = 1000000;
-  spec.overlap = 16;
-  spec.pending = pending;
-  spec.seed = 19;
+  const SyntheticHistorySpec spec{.model = ModelId::Queue, .operations = 1000000, .seed = 19, .overlap = 16, .pending = pending};
   return make_linearizable_history(spec);
 }
 
@@ -54,9 +49,7 @@ TEST(QueueScale, TwoSwappedResultsAmongAMillionAreRefutedOnAFewOperations) {
 }
 
 TEST(QueueScale, TheDistinctValueCheckerHonoursTheBudgets) {
-  SyntheticHistorySpec spec;
-  spec.model = ModelId::Queue;
-  spec.operations = 200000;
+  const SyntheticHistorySpec spec{.model = ModelId::Queue, .operations = 200000};
   const History h = make_linearizable_history(spec);
   CheckOptions expired;
   expired.timeout_seconds = 1e-9;

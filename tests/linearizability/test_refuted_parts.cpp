@@ -32,11 +32,7 @@ struct PlantedHistory {
 // keys from 100 of about 10 (5 wrong answers). The first refuted key in
 // key order is a large part, slower to refute than the small ones after it.
 PlantedHistory large_and_small_keys(ModelId model) {
-  SyntheticHistorySpec spec;
-  spec.model = model;
-  spec.operations = 20000;
-  spec.keys = 20;
-  spec.seed = 7;
+  SyntheticHistorySpec spec{.model = model, .operations = 20000, .keys = 20, .seed = 7};
   PlantedHistory out{make_linearizable_history(spec), {}};
   for (const PlantedAnswer& p : plant_wrong_answers(out.history, 2)) out.refuted_keys.insert(out.history.ops[p.op].data.key);
   spec.keys = 2000;
@@ -100,10 +96,7 @@ TEST_P(RefutedParts, AllPartsGivesEveryRefutedKeyInKeyOrder) {
 }
 
 TEST_P(RefutedParts, AllPartsOnALinearizableHistoryGivesAWitness) {
-  SyntheticHistorySpec spec;
-  spec.model = GetParam();
-  spec.operations = 3000;
-  spec.keys = 50;
+  const SyntheticHistorySpec spec{.model = GetParam(), .operations = 3000, .keys = 50};
   const History h = make_linearizable_history(spec);
   CheckOptions opt;
   opt.all_parts = true;

@@ -20,11 +20,7 @@ using warpcheck::testing::decided_by_distinct_value_checker;
 namespace {
 
 History million_operation_stack() {
-  SyntheticHistorySpec spec;
-  spec.model = ModelId::Stack;
-  spec.operations = 1000000;
-  spec.overlap = 16;
-  spec.seed = 19;
+  const SyntheticHistorySpec spec{.model = ModelId::Stack, .operations = 1000000, .seed = 19, .overlap = 16};
   return make_linearizable_history(spec);
 }
 

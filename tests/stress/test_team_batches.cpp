@@ -42,13 +42,8 @@ TEST(TeamBatches, AWarpsRoundSharesItsEarliestInvocationAndLatestResponse) {
 
 TEST(TeamBatches, IntervalsOnlyWidenSoLinearizableHistoriesStaySo) {
   for (uint64_t seed = 1; seed <= 20; ++seed) {
-    SyntheticHistorySpec spec;
-    spec.model = ModelId::Map;
-    spec.operations = 400;
-    spec.keys = 3;
-    spec.overlap = 8;
-    spec.pending = 0.05;
-    spec.seed = seed;
+    const SyntheticHistorySpec spec{.model = ModelId::Map, .operations = 400, .keys = 3, .seed = seed, .overlap = 8,
+                                    .pending = 0.05};
     const History h = make_linearizable_history(spec);
     History batched = h;
     stamp_by_team_batch(batched);

@@ -154,6 +154,20 @@ void Simulator::unschedule(uint32_t lane) {
 
 void Simulator::yield_to_scheduler() { engine_->main = std::move(engine_->main).resume(); }
 
+// The lane's other fields (order, spins, ...) are set before: the scheduler reads them here.
+void Simulator::stop_at(uint32_t lane, core::access a, const void* on, const void* spin_on) {
+  Lane& l = lanes_[lane];
+  l.waiting = a;
+  l.on = on;
+  l.spin_on = spin_on;
+  if (hears(kPointEvents)) engine_->scheduler->next(lane, next(lane));
+}
+
+void Simulator::await_turn(uint32_t lane, core::access a, const void* on, const void* spin_on) {
+  stop_at(lane, a, on, spin_on);
+  yield_to_scheduler();
+}
+
 void Simulator::fault(uint32_t lane, Outcome o, std::string message) {
   if (!stopped_) {
     stopped_ = true;
@@ -169,13 +183,10 @@ void Simulator::fault(uint32_t lane, Outcome o, std::string message) {
 
 void Simulator::access(uint32_t lane, core::access a, const void* address, core::order o, core::scope s) {
   Lane& l = lanes_[lane];
-  l.waiting = a;
-  l.on = address;
   l.order = o;
   l.scope = s;
-  if (address != l.spin_on) l.spin_on = nullptr;  // a spin loop's own re-reads keep it spinning
-  if (hears(kPointEvents)) engine_->scheduler->next(lane, next(lane));
-  yield_to_scheduler();
+  // A spin loop's own re-reads keep it spinning.
+  await_turn(lane, a, address, address == l.spin_on ? address : nullptr);
   if (a == core::access::load) {
     l.last_load_step = step_;
     if (config_.delay_after_loads && config_.delay_probability > 0) maybe_delay(lane);
@@ -192,13 +203,8 @@ void Simulator::access(uint32_t lane, core::access a, const void* address, core:
 }
 
 bool Simulator::spin(uint32_t lane, const void* waiting_on, uint64_t iteration) {
-  Lane& l = lanes_[lane];
-  l.waiting = core::access::spin;
-  l.on = waiting_on;
-  l.spin_on = waiting_on;
-  l.spins = iteration;
-  if (hears(kPointEvents)) engine_->scheduler->next(lane, next(lane));
-  yield_to_scheduler();
+  lanes_[lane].spins = iteration;
+  await_turn(lane, core::access::spin, waiting_on, waiting_on);
   if (iteration > config_.spin_bound) {
     std::ostringstream m;
     m << lane_name(lane) << " spun " << iteration << " times on " << describe(waiting_on)
@@ -210,12 +216,8 @@ bool Simulator::spin(uint32_t lane, const void* waiting_on, uint64_t iteration) 
 
 uint64_t Simulator::collective(uint32_t lane, Collective op, uint64_t value, uint32_t src) {
   Lane& l = lanes_[lane];
-  l.waiting = core::access::collective;
-  l.on = nullptr;
-  l.spin_on = nullptr;
   l.at = op;
-  if (hears(kPointEvents)) engine_->scheduler->next(lane, next(lane));
-  yield_to_scheduler();
+  await_turn(lane, core::access::collective, nullptr, nullptr);
   Group& g = groups_[l.team];
   const uint32_t size = config_.lanes;
   if (op == Collective::Ballot && size > 32) fault(lane, Outcome::LaneError, "ballot on a team of more than 32 lanes");
@@ -447,11 +449,8 @@ void Simulator::operation_begins(uint32_t lane, const void* log, uint32_t stream
   Lane& l = lanes_[lane];
   // A point of its own, touching no memory: the lane waits here, before
   // its invocation stamp, while the scheduler keeps it from beginning.
-  l.waiting = core::access::fence;
-  l.on = nullptr;
-  l.spin_on = nullptr;
   l.beginning = true;
-  if (hears(kPointEvents)) engine_->scheduler->next(lane, next(lane));
+  stop_at(lane, core::access::fence, nullptr, nullptr);
   const OperationPoint op{.log = log, .stream = stream, .slot = slot, .job = job, .kind = kind};
   if (hears(kOperationEvents) && !engine_->scheduler->may_begin(lane, op)) {
     l.state = Lane::State::Gated;

@@ -172,6 +172,11 @@ class Simulator : private SchedulerHost {
   struct Group;
   struct Engine;  // Boost.Context fibers and stacks
   void yield_to_scheduler();
+  // A scheduling point: what the lane waits to do (`on` its address,
+  // `spin_on` the word it spins on, if any), told to a scheduler that hears
+  // points; await_turn then yields, and returns when the lane is picked.
+  void stop_at(uint32_t lane, core::access a, const void* on, const void* spin_on);
+  void await_turn(uint32_t lane, core::access a, const void* on, const void* spin_on);
   void schedule(uint32_t lane);    // runnable again
   void unschedule(uint32_t lane);  // blocked or done
   void maybe_delay(uint32_t lane);  // after a write or a load's segment (SimConfig::delay_probability)
