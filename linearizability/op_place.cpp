@@ -7,7 +7,7 @@ namespace warpcheck {
 namespace {
 
 struct RecordedBy {
-  std::string team;   // "warp", "block", "thread", or empty
+  std::string team;   // "warp", "block", "thread", "tile", or empty
   bool stress_run = false;
 };
 
@@ -36,7 +36,7 @@ RecordedBy recorded_by(const std::string& config) {
   } catch (const detail::JsonCursor::Error&) {
     return {};  // not a run's configuration: say nothing of its teams
   }
-  if (r.team != "warp" && r.team != "block" && r.team != "thread") r.team.clear();
+  if (r.team != "warp" && r.team != "block" && r.team != "thread" && r.team != "tile") r.team.clear();
   return r;
 }
 

@@ -17,8 +17,8 @@ namespace warpcheck::record {
 
 // Teams of a launch's grid and block shape (any dimensions): the host's
 // teams_for (recorder.hpp) on their sizes.
-inline uint32_t teams_for(team_kind team, dim3 grid, dim3 block) {
-  return teams_for(team, uint64_t(grid.x) * grid.y * grid.z, uint64_t(block.x) * block.y * block.z);
+inline uint32_t teams_for(team_kind team, dim3 grid, dim3 block, uint32_t tile_size = 0) {
+  return teams_for(team, uint64_t(grid.x) * grid.y * grid.z, uint64_t(block.x) * block.y * block.z, tile_size);
 }
 
 class Recorder {
@@ -47,6 +47,7 @@ class Recorder {
     view_.log.capacity = settings_.ops_per_team;
     view_.log.clock = settings_.clock;
     view_.team = settings_.team;
+    view_.tile_size = settings_.tile_size;
     view_.unrecorded = reinterpret_cast<uint32_t*>(base_ + unrecorded_at_);
     reset();
   }

@@ -96,8 +96,9 @@ std::string clock_name(core::clock_kind c) { return c == core::clock_kind::ticke
 // The header's configuration: the recorder's shape and what it lost, then
 // the run's own parameters as given.
 std::string header_config(const Settings& s, uint64_t lost, uint64_t unrecorded) {
-  std::string out = "{\"recorder\":{\"team\":\"" + std::string(team_kind_name(s.team)) +
-                    "\",\"teams\":" + std::to_string(s.teams) + ",\"ops_per_team\":" + std::to_string(s.ops_per_team) +
+  std::string out = "{\"recorder\":{\"team\":\"" + std::string(team_kind_name(s.team)) + "\"" +
+                    (s.team == team_kind::tile ? ",\"tile_size\":" + std::to_string(s.tile_size) : std::string()) +
+                    ",\"teams\":" + std::to_string(s.teams) + ",\"ops_per_team\":" + std::to_string(s.ops_per_team) +
                     ",\"clock\":\"" + clock_name(s.clock) + "\",\"lost\":" + std::to_string(lost) +
                     ",\"unrecorded\":" + std::to_string(unrecorded) + "}";
   if (!s.config.empty()) out += ",\"run\":" + s.config;

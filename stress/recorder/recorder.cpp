@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <new>
+#include <optional>
 #include <stdexcept>
 
 #include "linearizability/formats.hpp"
@@ -14,6 +15,7 @@ std::string_view team_kind_name(team_kind team) {
     case team_kind::thread: return "thread";
     case team_kind::warp: return "warp";
     case team_kind::block: return "block";
+    case team_kind::tile: return "tile";
   }
   return "?";
 }
@@ -21,6 +23,7 @@ std::string_view team_kind_name(team_kind team) {
 void validate(const Settings& s) {
   if (!find_model(s.model))
     throw std::invalid_argument("recorder: model \"" + s.model + "\" is not one of " + model_names());
+  if (auto err = tile_size_error(s.team, s.tile_size)) throw std::invalid_argument("recorder: " + *err);
   if (s.teams == 0) throw std::invalid_argument("recorder: no teams to record (teams is 0)");
   if (s.ops_per_team == 0) throw std::invalid_argument("recorder: no room for records (ops_per_team is 0)");
   // Streams are indexed by 32-bit slots, and the buffers must be allocatable.
@@ -35,18 +38,32 @@ void validate(const Settings& s) {
       throw std::invalid_argument("recorder: the configuration must be one line of JSON holding an object: " + *err);
 }
 
-uint64_t teams_for_launch(team_kind team, uint64_t blocks, uint64_t threads_per_block) {
+std::optional<std::string> tile_size_error(team_kind team, uint32_t tile_size) {
+  if (team != team_kind::tile) {
+    if (tile_size == 0) return std::nullopt;
+    return "tile_size " + std::to_string(tile_size) + " is for tile teams only (the team kind is " +
+           std::string(team_kind_name(team)) + ")";
+  }
+  if (tile_size < 2 || tile_size > 32 || (tile_size & (tile_size - 1)))
+    return "tile teams need tile_size a power of two from 2 to 32 (cg::tiled_partition's sizes), not " +
+           std::to_string(tile_size);
+  return std::nullopt;
+}
+
+uint64_t teams_for_launch(team_kind team, uint64_t blocks, uint64_t threads_per_block, uint32_t tile_size) {
   switch (team) {
     case team_kind::thread: return blocks * threads_per_block;
     case team_kind::warp: return blocks * ((threads_per_block + 31) / 32);
     case team_kind::block: return blocks;
+    case team_kind::tile: return tile_size ? blocks * ((threads_per_block + tile_size - 1) / tile_size) : 0;
   }
   return 0;
 }
 
-uint32_t teams_for(team_kind team, uint64_t blocks, uint64_t threads_per_block) {
+uint32_t teams_for(team_kind team, uint64_t blocks, uint64_t threads_per_block, uint32_t tile_size) {
+  if (auto err = tile_size_error(team, tile_size)) throw std::invalid_argument("recorder: " + *err);
   const bool overflows = threads_per_block != 0 && blocks > UINT64_MAX / threads_per_block;
-  const uint64_t n = overflows ? 0 : teams_for_launch(team, blocks, threads_per_block);
+  const uint64_t n = overflows ? 0 : teams_for_launch(team, blocks, threads_per_block, tile_size);
   if (n == 0 || n > UINT32_MAX)
     throw std::invalid_argument("recorder: a launch of " +
                                 (overflows ? std::string("more than 2^64") : std::to_string(n)) + " " +
@@ -103,6 +120,7 @@ HostRecorder::HostRecorder(Settings s) : settings_(std::move(s)) {
   view_.log = log_->view();
   view_.log.clock = settings_.clock;
   view_.team = settings_.team;
+  view_.tile_size = settings_.tile_size;
   view_.unrecorded = &unrecorded_;
 }
 

@@ -10,6 +10,7 @@
 #pragma once
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "structures/core/recorder/drop_in_log.hpp"
@@ -20,28 +21,36 @@ namespace warpcheck::record {
 struct Settings {
   std::string model;              // a model name: "queue", "stack", "set", "map", ... (models/registry.hpp)
   team_kind team = team_kind::thread;
-  uint32_t teams = 0;             // streams: threads, warps or blocks of the run (teams_for)
+  uint32_t tile_size = 0;         // team_kind::tile: threads a tile (2 to 32, a power of two); 0 otherwise
+  uint32_t teams = 0;             // streams: threads, tiles, warps or blocks of the run (teams_for)
   uint32_t ops_per_team = 0;      // records one team's stream holds
   core::clock_kind clock = core::clock_kind::global_timer;  // host: a steady clock; ticket: exact order, one shared counter
   uint64_t seed = 0;              // stored in the history's header
   std::string config;             // the run's parameters, a JSON object (or empty), stored in the header
 };
 
-// Throws std::invalid_argument, saying what is wrong: an unknown model, no
-// teams or no room for records, buffers past what can be addressed, a
-// configuration that is not a JSON object.
+// Throws std::invalid_argument, saying what is wrong: an unknown model, a
+// tile size that is not one (or given for another team kind), no teams or
+// no room for records, buffers past what can be addressed, a configuration
+// that is not a JSON object.
 void validate(const Settings& s);
 
-// Teams of a launch of `blocks` blocks of `threads_per_block` threads:
-// threads, warps (whole or partial, per block) or blocks.
-uint64_t teams_for_launch(team_kind team, uint64_t blocks, uint64_t threads_per_block);
+// Why `tile_size` does not fit `team` (tile teams: 2 to 32, a power of
+// two; other kinds: 0), or nothing.
+std::optional<std::string> tile_size_error(team_kind team, uint32_t tile_size);
 
-// The same, for Settings::teams: checked to fit a recorder (1 to 2^32-1,
-// std::invalid_argument otherwise). Host and CUDA builds alike; host
-// threads are teams_for(team_kind::thread, 1, threads). CUDA builds also
-// take a launch's shapes: teams_for(team, dim3 grid, dim3 block)
+// Teams of a launch of `blocks` blocks of `threads_per_block` threads:
+// threads, tiles of `tile_size` or warps (whole or partial, per block),
+// or blocks.
+uint64_t teams_for_launch(team_kind team, uint64_t blocks, uint64_t threads_per_block, uint32_t tile_size = 0);
+
+// The same, for Settings::teams: checked to fit a recorder (1 to 2^32-1)
+// and the tile size to fit the kind (std::invalid_argument otherwise).
+// Host and CUDA builds alike; host threads are
+// teams_for(team_kind::thread, 1, threads). CUDA builds also take a
+// launch's shapes: teams_for(team, dim3 grid, dim3 block[, tile_size])
 // (device_recorder.cuh).
-uint32_t teams_for(team_kind team, uint64_t blocks, uint64_t threads_per_block);
+uint32_t teams_for(team_kind team, uint64_t blocks, uint64_t threads_per_block, uint32_t tile_size = 0);
 
 std::string_view team_kind_name(team_kind team);
 

@@ -56,3 +56,46 @@ TEST(KnownAnswers, CounterexampleOfStaleReadIsTheInsertAndTheRead) {
   EXPECT_EQ(cx.longest_with[1].size(), 2u);  // insert, erase: then the second erase is stuck
   EXPECT_TRUE(cx.longest_with[2].empty());   // real time puts it after the first erase
 }
+
+// Histories the client corpus recorded on an H200 from public libraries
+// (bench/clients, docs/clients.md), each its row's smallest failing launch:
+// the counterexample the write-up quotes stays the one the checker gives.
+TEST(KnownAnswers, TheClientCorpusFindingsKeepTheirCounterexamples) {
+  struct Finding {
+    const char* file;
+    const char* client;  // the recording's header names the driver
+    int64_t key;
+    size_t ops;
+    const char* reason;
+  };
+  const Finding findings[] = {
+      {"viol_map_cuco_static_map_cg4_find_reads_an_erased_slot.bin", "cuco_static_map_cg4", 5, 1,
+       "find(5) -> -1 returned a value never written"},
+      {"viol_map_cuco_static_map_insert_after_erase_duplicates_a_key.bin", "cuco_static_map", 45, 2,
+       "insert(45,109) -> true needs the key absent after insert(45,76) -> true returned"},
+      {"viol_set_cuco_static_set_phases_insert_after_erase_duplicates_a_key.bin", "cuco_static_set", 33, 2, ""},
+      {"viol_map_mvgpubtree_erase_misses_an_upserted_key.bin", "mvgpubtree_blink", 55, 2,
+       "erase(55) -> false needs the key absent after upsert(55,175) returned"},
+  };
+  for (const Finding& f : findings) {
+    SCOPED_TRACE(f.file);
+    const History h = load_history((test_data_dir() / "known" / f.file).string());
+    EXPECT_NE(h.meta.config.find(std::string("\"client\":\"") + f.client + "\""), std::string::npos) << h.meta.config;
+    const CheckResult r = check_history(h);
+    ASSERT_EQ(r.verdict, Verdict::Violation);
+    ASSERT_TRUE(r.counterexample.has_value());
+    EXPECT_EQ(r.counterexample->key, f.key);
+    EXPECT_EQ(r.counterexample->history.ops.size(), f.ops);
+    EXPECT_TRUE(r.counterexample->minimal);
+    EXPECT_NE(r.reason.find(f.reason), std::string::npos) << r.reason;
+  }
+  // The set's: one insert(33) -> true, then, after a launch of erases, another.
+  const History set = load_history((test_data_dir() / "known" / findings[2].file).string());
+  const CheckResult r = check_history(set);
+  ASSERT_EQ(r.verdict, Verdict::Violation);
+  for (const Operation& op : r.counterexample->history.ops) {
+    EXPECT_EQ(op.data.kind, OpKind::Insert);
+    EXPECT_EQ(op.data.result, 1);
+    EXPECT_EQ(op.data.key, 33);
+  }
+}

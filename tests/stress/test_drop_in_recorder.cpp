@@ -9,6 +9,7 @@
 #include <deque>
 #include <filesystem>
 #include <mutex>
+#include <sstream>
 #include <thread>
 
 #include <warpcheck/checker.hpp>
@@ -181,6 +182,16 @@ TEST(DropInRecorder, BadSettingsAreRefusedWithWhatIsWrong) {
   refused(s, "text after its object");
   s.config = "{\"a\":\n1}";
   refused(s, "it is not one line");
+  s = queue_settings(4, 8);
+  s.team = record::team_kind::tile;
+  refused(s, "tile teams need tile_size a power of two from 2 to 32");  // no size given
+  s.tile_size = 6;
+  refused(s, "not 6");
+  s.tile_size = 64;
+  refused(s, "not 64");
+  s.team = record::team_kind::warp;
+  s.tile_size = 4;
+  refused(s, "tile_size 4 is for tile teams only (the team kind is warp)");
   // A view of no recorder records nothing, and costs no crash.
   const record::log_view none;
   const record::op_handle op = none.begin_on(0, 0, OpKind::Enqueue, 1);
@@ -198,6 +209,40 @@ TEST(DropInRecorder, LaunchShapesGiveTheirTeams) {
   EXPECT_THROW(record::teams_for(record::team_kind::thread, 0, 8), std::invalid_argument);
   EXPECT_THROW(record::teams_for(record::team_kind::thread, uint64_t(1) << 20, uint64_t(1) << 20), std::invalid_argument);
   EXPECT_THROW(record::teams_for(record::team_kind::thread, uint64_t(1) << 40, uint64_t(1) << 40), std::invalid_argument);
+  // Tiles (cg::tiled_partition<N>): N threads a team, numbered within blocks.
+  EXPECT_EQ(record::teams_for_launch(record::team_kind::tile, 3, 128, 4), 96u);
+  EXPECT_EQ(record::teams_for_launch(record::team_kind::tile, 3, 100, 16), 21u);  // 7 a block, the last partial
+  EXPECT_EQ(record::teams_for(record::team_kind::tile, 2, 64, 32), 4u);
+  EXPECT_THROW(record::teams_for(record::team_kind::tile, 2, 64), std::invalid_argument);        // no size
+  EXPECT_THROW(record::teams_for(record::team_kind::tile, 2, 64, 3), std::invalid_argument);     // not a power of two
+  EXPECT_THROW(record::teams_for(record::team_kind::thread, 2, 64, 4), std::invalid_argument);   // size for another kind
+}
+
+// Tile teams: the history's header says "tile" and the size, and the
+// checker's reports name an operation's place as "tile T lane L".
+TEST(DropInRecorder, TileTeamsAreNamedAsTilesInReports) {
+  record::Settings s;
+  s.model = "set";
+  s.team = record::team_kind::tile;
+  s.tile_size = 4;
+  s.teams = record::teams_for(s.team, 1, 8, 4);
+  s.ops_per_team = 2;
+  record::HostRecorder rec(s);
+  const record::log_view& log = rec.view();
+  EXPECT_EQ(log.tile_size, 4u);
+  // Tile 1's lane 0 inserts 7 (true); tile 0's lane 0 then says 7 is absent: a violation.
+  record::op_handle op = log.begin_on(1, 0, OpKind::Insert, 7);
+  log.end(op, ResultKind::Bool, 1);
+  op = log.begin_on(0, 0, OpKind::Contains, 7);
+  log.end(op, ResultKind::Bool, 0);
+  const History h = record::recorded_history(rec);
+  EXPECT_NE(h.meta.config.find(R"("team":"tile","tile_size":4,"teams":2)"), std::string::npos) << h.meta.config;
+  const CheckResult r = check_history(h);
+  ASSERT_EQ(r.verdict, Verdict::Violation);
+  std::ostringstream text;
+  write_text_report(h, r, text);
+  EXPECT_NE(text.str().find("tile 1 lane 0"), std::string::npos) << text.str();
+  EXPECT_NE(text.str().find("tile 0 lane 0"), std::string::npos) << text.str();
 }
 
 // Teams of the simulator record with the team's clock (the step) through

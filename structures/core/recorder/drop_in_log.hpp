@@ -1,7 +1,7 @@
 // The drop-in recorder's device side: begin and end an operation from code
 // that was not written against the team layer. Three callers:
 //  - a CUDA kernel: begin(kind, ...) takes the stream from the calling
-//    thread's indices (its thread, warp or block, by team_kind);
+//    thread's indices (its thread, tile, warp or block, by team_kind);
 //  - a team of the layer (the simulator's, the GPU's): begin(t, kind, ...)
 //    takes the stream from the team and stamps with the team's clock;
 //  - host threads: begin_on(stream, lane, kind, ...).
@@ -20,10 +20,11 @@
 namespace warpcheck::record {
 
 // Who shares one stream of records. The operations of one stream never
-// overlap in time: a thread runs one at a time; a warp or a block runs one
-// at a time, together, and one of its threads (the same for begin and
-// end) records it.
-enum class team_kind : uint8_t { thread, warp, block };
+// overlap in time: a thread runs one at a time; a tile (a cooperative
+// group of 2 to 32 threads of one block: cg::tiled_partition<N>), a warp
+// or a block runs one at a time, together, and one of its threads (the
+// same for begin and end) records it.
+enum class team_kind : uint8_t { thread, warp, block, tile };
 
 // A begun operation: what end() needs.
 struct op_handle {
@@ -55,11 +56,13 @@ struct bare_stamps {
 struct log_view {
   history_log log;
   team_kind team = team_kind::thread;
+  uint32_t tile_size = 0;          // threads a tile (team_kind::tile), 0 otherwise
   uint32_t* unrecorded = nullptr;  // one counter: operations of streams past log.streams
 
 #if defined(__CUDACC__)
-  // From a kernel: the stream is the calling thread's, warp's or block's
-  // (grids and blocks of any dimension; warps are numbered within blocks).
+  // From a kernel: the stream is the calling thread's, tile's, warp's or
+  // block's (grids and blocks of any dimension; tiles and warps are
+  // numbered within blocks, as tiled_partition numbers them).
   __device__ WC_FORCE_INLINE op_handle begin(OpKind kind, int64_t key = 0, int64_t value = 0,
                                              int64_t expected = 0) const {
     const uint64_t block = blockIdx.x + uint64_t(gridDim.x) * (blockIdx.y + uint64_t(gridDim.y) * blockIdx.z);
@@ -70,9 +73,10 @@ struct log_view {
     if (team == team_kind::thread) {
       stream = block * per_block + thread;
       lane = 0;
-    } else if (team == team_kind::warp) {
-      stream = block * ((per_block + 31) / 32) + thread / 32;
-      lane = thread % 32;
+    } else if (team == team_kind::warp || team == team_kind::tile) {
+      const uint32_t size = team == team_kind::warp ? 32 : tile_size;
+      stream = block * ((per_block + size - 1) / size) + thread / size;
+      lane = thread % size;
     }
     bare_stamps stamps;
     return begin_with(stamps, stream, lane, kind, key, value, expected);
@@ -80,7 +84,7 @@ struct log_view {
 #endif
 
   // From a team of the layer: thread streams are the team's lanes
-  // (team_id * size + lane), warp and block streams the team.
+  // (team_id * size + lane), tile, warp and block streams the team.
   template <StampingTeam Team>
   WC_HD WC_FORCE_INLINE op_handle begin(Team& t, OpKind kind, int64_t key = 0, int64_t value = 0,
                                         int64_t expected = 0) const {

@@ -19,5 +19,6 @@
 #pragma once
 #include "stress/recorder/recorder.hpp"
 #if defined(__CUDACC__)
+#include "stress/recorder/bulk_record.cuh"
 #include "stress/recorder/device_recorder.cuh"
 #endif
