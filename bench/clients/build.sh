@@ -34,11 +34,20 @@ library_flags() {
   esac
 }
 
+# Each library's flags once, before the parallel builds (stdgpu's are a
+# library build of its own, which two clients must not race on).
+declare -A flags_of
+while read -r binary driver library defs; do
+  [ -n "$binary" ] && [ "${binary:0:1}" != "#" ] || continue
+  [ -z "${ONLY:-}" ] || [[ " $ONLY " == *" $binary "* ]] || continue
+  [ -n "${flags_of[$library]+set}" ] && continue
+  [ -d ".ext/$library" ] || { echo "build.sh: .ext/$library missing (bash bench/clients/fetch.sh)" >&2; exit 2; }
+  flags_of[$library]=$(library_flags "$library") || exit 2
+done < bench/clients/clients.txt
+
 build_one() {
   local binary=$1 driver=$2 library=$3; shift 3
-  [ -d ".ext/$library" ] || { echo "build.sh: .ext/$library missing (bash bench/clients/fetch.sh)" >&2; return 2; }
-  local flags
-  flags=$(library_flags "$library") || return 2
+  local flags=${flags_of[$library]}
   # shellcheck disable=SC2086
   nice "$nvcc" -std=c++20 -O3 -arch=sm_90 --extended-lambda --expt-relaxed-constexpr -w -I. -Itools/package/include \
     $flags "$@" "bench/clients/$driver/driver.cu" -o "$bundle/$binary" "${libs[@]}" "${link_flags[@]}" &&

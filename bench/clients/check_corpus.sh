@@ -11,12 +11,18 @@
 set -euo pipefail
 dir=${1:?usage: check_corpus.sh DIR [WARPCHECK]}
 wc=${2:-build-cpu/tools/warpcheck}
+command -v python3 >/dev/null || { echo "check_corpus.sh: python3 is needed (it reads results.jsonl)" >&2; exit 2; }
 [ -x "$wc" ] || { echo "check_corpus.sh: $wc is not a program (build warpcheck, or name it)" >&2; exit 2; }
 [ -f "$dir/results.jsonl" ] || { echo "check_corpus.sh: $dir/results.jsonl missing" >&2; exit 2; }
 recheck="$dir/recheck.jsonl"
 : > "$recheck"
 if [ -z "${NO_RECHECK:-}" ]; then
+rm -rf "$dir/histories"
 mkdir -p "$dir/histories"
+if compgen -G "$dir/histories.tar.xz.part-*" >/dev/null && ! command -v xz >/dev/null; then
+  echo "check_corpus.sh: the histories are xz-compressed and xz is not installed" >&2
+  exit 2
+fi
 if compgen -G "$dir/histories.tar.xz.part-*" >/dev/null; then cat "$dir"/histories.tar.xz.part-* | tar -xJf - -C "$dir/histories"; fi
 if compgen -G "$dir/histories.tar.gz.part-*" >/dev/null; then cat "$dir"/histories.tar.gz.part-* | tar -xzf - -C "$dir/histories"; fi
 for f in "$dir"/histories/*.bin; do
@@ -47,18 +53,19 @@ for row, rs in sorted(rows.items()):
     first = rs[0]
     args = first["args"]
     shrunk = [r for r in rs if r.get("kind") == "shrink"]
+    first_failing = next((r["verdict"] for r in rs if r.get("kind") != "shrink" and r["verdict"] != "LINEARIZABLE"), None)
     plain = [r for r in rs if r not in shrunk]
     verdicts = {}
     for r in plain:
         verdicts[r["verdict"]] = verdicts.get(r["verdict"], 0) + 1
     ops = [r["run"]["operations"] for r in plain if isinstance(r.get("run"), dict) and "operations" in r["run"]]
     secs = [r["check"]["seconds"] for r in plain if isinstance(r.get("check"), dict) and "seconds" in r["check"]]
-    cex = [r["check"]["counterexample_ops"] for r in rs
-           if isinstance(r.get("check"), dict) and "counterexample_ops" in r["check"]]
+    cex = [r["check"]["counterexample_ops"] for r in rs if first_failing == "VIOLATION"
+           and isinstance(r.get("check"), dict) and "counterexample_ops" in r["check"]]
     blocks, threads = int(opt(args, "--blocks", 64)), int(opt(args, "--threads", 128))
     teams = "%d x %d" % (blocks, threads) if "bulk" not in args else "bulk %s" % opt(args, "--bulk-size", 16384)
     small = ""
-    failing_shrunk = [r for r in shrunk if r["verdict"] in ("VIOLATION", "HANG")]
+    failing_shrunk = [r for r in shrunk if r["verdict"] == first_failing]
     if failing_shrunk:
         s = failing_shrunk[-1]
         small = "%s (seed %d)%s" % (s["args"], s["seed"], ": hangs" if s["verdict"] == "HANG" else "")
@@ -80,4 +87,5 @@ print()
 print("Kept histories re-checked here: %d; verdicts differing from the GPU machine's: %d" % (len(rechecks), len(disagree)))
 for d in disagree:
     print("  %s: there %s, here %s" % d)
+sys.exit(1 if disagree else 0)
 PY

@@ -18,6 +18,9 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 out=$(realpath -m "${OUT:?set OUT to the folder the results go to}")
 runs=$(realpath -m "${RUNS:-${1:-.clients-bundle}/runs.txt}")
 bundle=$(cd "${1:-.clients-bundle}" && pwd) || exit 2
+[ -r "$runs" ] || { echo "run_corpus: no runs file $runs" >&2; exit 2; }
+[ -x "$bundle/warpcheck" ] || { echo "run_corpus: $bundle/warpcheck missing (bench/clients/build.sh fills the bundle)" >&2; exit 2; }
+command -v python3 >/dev/null || { echo "run_corpus: python3 is needed (it trims each check to its summary)" >&2; exit 2; }
 export LD_LIBRARY_PATH="$bundle${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 work=$(mktemp -d)
 keep="$work/keep"
@@ -32,15 +35,17 @@ max_seeds=${MAX_SEEDS:-1000}
 run_one() {
   local row=$1 seed=$2 file=$3; shift 3
   local line json verdict rc
-  line=$(timeout 120 "$bundle/$args_client" "$@" --seed "$seed" --out "$file" 2> "$work/err")
+  # The driver's one JSON line (whatever else it printed is left out).
+  timeout 120 "$bundle/$args_client" "$@" --seed "$seed" --out "$file" > "$work/out" 2> "$work/err"
   rc=$?
+  line=$(grep '^{' "$work/out" | tail -n 1)
   if [ $rc = 5 ]; then  # the driver's line says which kernel, and after how long
     verdict=HANG
     json=null
     rm -f "$file"
   elif [ $rc -ne 0 ] && [ $rc -ne 3 ]; then  # 3: written, marked incomplete (checked: UNKNOWN)
     verdict=ERROR
-    json="{\"error\":\"driver exit $rc: $(head -c 300 "$work/err" | tr -d '"\\' | tr '\n' ' ')\"}"
+    json="{\"error\":\"driver exit $rc: $(head -c 300 "$work/err" | tr -d '"\\' | tr -c '[:print:]' ' ')\"}"
     line=null
   else
     json=$(timeout 300 "$bundle/warpcheck" check "$file" --json --quiet --timeout 240 2>/dev/null)
@@ -82,8 +87,10 @@ option_value() {  # NAME DEFAULT args...
   echo "$def"
 }
 
-# What was kept goes back even when the run is cut short (TERM: a timeout).
+# What was kept goes back even when the run is cut short (TERM: a timeout;
+# bash runs the trap once the run in progress has ended).
 pack() {
+  trap - TERM
   rm -f "$out"/histories.tar.*.part-*
   if command -v xz >/dev/null; then
     tar -cf - -C "$keep" . | xz -T0 -6 | split -b 15M - "$out/histories.tar.xz.part-"
@@ -96,17 +103,19 @@ pack() {
 }
 trap 'echo "run_corpus: stopped (TERM) after row $row"; pack; exit 124' TERM
 
-row=0
+row=0 errors=0
 while read -r client contract seeds args; do
   [ -n "$client" ] && [ "${client:0:1}" != "#" ] || continue
   row=$((row + 1))
   args_client=$client args_contract=$contract
   read -r -a argv <<< "$args"
+  [[ $seeds =~ ^[1-9][0-9]*$ ]] || { echo "run_corpus: row $row: seeds \"$seeds\" is not a whole number" >&2; exit 2; }
   seeds=$((seeds < max_seeds ? seeds : max_seeds))
   first_fail=0 fails=0 hangs=0 first_verdict= run_kind=seed
   for ((seed = 1; seed <= seeds; seed++)); do
     f="$work/r${row}_${client}_${contract}_s${seed}.bin"
     v=$(run_one "$row" "$seed" "$f" "${argv[@]}")
+    [ "$v" != ERROR ] || errors=$((errors + 1))
     if [ "$v" != LINEARIZABLE ]; then
       fails=$((fails + 1))
       ((first_fail)) || { first_fail=$seed; first_verdict=$v; }
@@ -118,8 +127,10 @@ while read -r client contract seeds args; do
   seeds=$((seed - 1))
   echo "row $row $client $contract: $fails of $seeds seeds not LINEARIZABLE$( ((first_fail)) && echo " (first seed $first_fail)")"
   # Shrink the first failing seed's launch (a VIOLATION or a HANG): halve
-  # blocks, then threads (down to the tile), then operations, while it
-  # still fails the same way (16 runs at most).
+  # blocks, then threads, then operations, while a smaller launch still
+  # fails with the same verdict on the first failing seed or one of the
+  # SHRINK_SEEDS - 1 after it (about 16 runs in all; a launch the driver
+  # refuses, threads below its tile, ends that option's halving).
   ((first_fail)) || continue
   [ "$first_verdict" = VIOLATION ] || [ "$first_verdict" = HANG ] || continue
   cur=("${argv[@]}") tries=0 run_kind=shrink
@@ -148,3 +159,7 @@ while read -r client contract seeds args; do
   unset last_shrunk last_launch
 done < "$runs"
 pack
+# Exit 1 when a driver failed on one of a row's seeds (the table counts
+# them as ERROR; a smaller launch a driver refuses while shrinking is not
+# a failure).
+((errors == 0))

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # stdgpu_build.sh STDGPU_DIR OUT_DIR
 #
-# Builds what the stdgpu client drivers (bench/clients/stdgpu_unordered_map,
-# bench/clients/stdgpu_unordered_set) need from a fetched copy of
+# Builds what the stdgpu client driver (bench/clients/stdgpu/, the map and
+# the set) needs from a fetched copy of
 # stotko/stdgpu, with plain nvcc and no CMake or network:
 #   OUT_DIR/include/stdgpu/config.h  the header stdgpu's CMake would configure
 #                                    from src/stdgpu/config.h.in, for the CUDA
@@ -34,9 +34,9 @@
 # compiles and links works too). By hand:
 #   f=$(bash bench/clients/stdgpu_build.sh .ext/stdgpu .ext/stdgpu-build)
 #   nvcc -std=c++20 -arch=sm_90 --extended-lambda --expt-relaxed-constexpr -w -I. -Itools/package/include \
-#        $f -c bench/clients/stdgpu_unordered_map/driver.cu -o X.o
+#        $f -c bench/clients/stdgpu/driver.cu -o X.o
 #   nvcc -arch=sm_90 X.o $f -o X <the recorder's libraries ...>
-# Environment: NVCC (default /usr/local/cuda/bin/nvcc), STDGPU_ARCH (sm_90),
+# Environment: NVCC (default $CUDACXX, else /usr/local/cuda/bin/nvcc), STDGPU_ARCH (sm_90),
 # STDGPU_CONTRACT_CHECKS (0).
 set -euo pipefail
 
@@ -47,7 +47,7 @@ fi
 stdgpu_dir=$(cd "$1" && pwd)
 mkdir -p "$2"
 out_dir=$(cd "$2" && pwd)
-nvcc=${NVCC:-/usr/local/cuda/bin/nvcc}
+nvcc=${NVCC:-${CUDACXX:-/usr/local/cuda/bin/nvcc}}
 checks=${STDGPU_CONTRACT_CHECKS:-0}
 arch=${STDGPU_ARCH:-sm_90}
 src=$stdgpu_dir/src

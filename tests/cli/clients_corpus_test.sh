@@ -61,4 +61,13 @@ grep -q '| standin_hang | documented | .* | HANG 2 | .* | --shape mix --blocks 8
 grep -q "verdicts differing from the GPU machine's: 0" "$dir/table.txt" || { cat "$dir/table.txt"; fail "re-check disagrees"; }
 kept=$(cat "$dir"/out/histories.tar.xz.part-* | tar -tJf - | grep -c '\.bin$')
 [ "$kept" = 4 ] || fail "kept $kept histories, expected 4 (row 1's first seed, row 2's first two failing seeds, its shrunk launch)"
+# A driver that fails (exit 2) is an ERROR, said in the results with its
+# message, and the run exits 1.
+printf '#!/usr/bin/env bash\necho "standin_broken: no CUDA device" >&2\nexit 2\n' > "$bundle/standin_broken"
+chmod +x "$bundle/standin_broken"
+printf 'standin_broken documented 2 --shape mix\n' > "$dir/broken_runs.txt"
+OUT=$dir/broken RUNS=$dir/broken_runs.txt bash "$src/bench/clients/run_corpus.sh" "$bundle" > "$dir/broken.txt" 2>&1
+[ $? = 1 ] || { cat "$dir/broken.txt"; fail "a failing driver did not make run_corpus.sh exit 1"; }
+grep -q '"verdict":"ERROR".*"error":"driver exit 2: standin_broken: no CUDA device' "$dir/broken/results.jsonl" ||
+  { cat "$dir/broken/results.jsonl"; fail "the driver's failure is not in the results"; }
 echo "clients corpus scripts: ok"

@@ -218,6 +218,36 @@ TEST(DropInRecorder, LaunchShapesGiveTheirTeams) {
   EXPECT_THROW(record::teams_for(record::team_kind::thread, 2, 64, 4), std::invalid_argument);   // size for another kind
 }
 
+// A kernel's thread finds its stream as the launch's teams are counted
+// (teams_for): tiles of 4 in blocks of 128 threads, warps in blocks of 100
+// (the last partial), threads, blocks.
+TEST(DropInRecorder, AKernelThreadsPlaceIsItsTeamsStream) {
+  record::log_view v;
+  uint64_t stream = 0;
+  uint32_t lane = 0;
+  v.team = record::team_kind::tile;
+  v.tile_size = 4;
+  v.place_of(2, 37, 128, stream, lane);  // block 2, thread 37: tile 9 of its block
+  EXPECT_EQ(stream, 2u * 32 + 9);
+  EXPECT_EQ(lane, 1u);
+  v.place_of(2, 127, 128, stream, lane);  // the launch's last tile
+  EXPECT_EQ(stream + 1, record::teams_for(record::team_kind::tile, 3, 128, 4));
+  v.team = record::team_kind::warp;
+  v.tile_size = 0;
+  v.place_of(1, 99, 100, stream, lane);  // the partial fourth warp of block 1
+  EXPECT_EQ(stream, 4u + 3);
+  EXPECT_EQ(lane, 3u);
+  EXPECT_EQ(stream + 1, record::teams_for(record::team_kind::warp, 2, 100));
+  v.team = record::team_kind::thread;
+  v.place_of(1, 99, 100, stream, lane);
+  EXPECT_EQ(stream, 199u);
+  EXPECT_EQ(lane, 0u);
+  v.team = record::team_kind::block;
+  v.place_of(5, 17, 100, stream, lane);
+  EXPECT_EQ(stream, 5u);
+  EXPECT_EQ(lane, 17u);
+}
+
 // Tile teams: the history's header says "tile" and the size, and the
 // checker's reports name an operation's place as "tile T lane L".
 TEST(DropInRecorder, TileTeamsAreNamedAsTilesInReports) {

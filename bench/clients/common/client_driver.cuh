@@ -79,30 +79,42 @@ __device__ inline void run_op(typename Client::ref& ref, const G& g, const recor
   const bool records = g.thread_rank() == 0;  // one thread of the team records
   constexpr bool is_map = Client::kModel[0] == 'm';
   static_assert(is_map || !upserts<Client>(), "kUpsert is for a map");
+  // The team's other threads touch the table too: none may start before
+  // the invocation stamp and its fence, nor finish after the response's
+  // (docs/team-and-memory-layer.md). A tile syncs around both; a thread
+  // is its own team.
   record::op_handle h{};
+  const auto begin = [&](OpKind kind, int64_t key, int64_t value) {
+    if (records) h = log.begin(kind, key, value);
+    g.sync();
+  };
+  const auto end = [&](ResultKind kind, int64_t result) {
+    g.sync();
+    if (records) log.end(h, kind, result);
+  };
   if (op.kind == OpKind::Insert) {
     if constexpr (upserts<Client>()) {
-      if (records) h = log.begin(OpKind::Upsert, op.key, op.value);
+      begin(OpKind::Upsert, op.key, op.value);
       Client::upsert(ref, g, op.key, op.value);
-      if (records) log.end(h, ResultKind::None);
+      end(ResultKind::None, 0);
     } else {
-      if (records) h = log.begin(OpKind::Insert, op.key, is_map ? op.value : 0);
+      begin(OpKind::Insert, op.key, is_map ? op.value : 0);
       const bool ok = Client::insert(ref, g, op.key, op.value);
-      if (records) log.end(h, ResultKind::Bool, ok);
+      end(ResultKind::Bool, ok);
     }
   } else if (op.kind == OpKind::Erase) {
-    if (records) h = log.begin(OpKind::Erase, op.key);
+    begin(OpKind::Erase, op.key, 0);
     const bool ok = Client::erase(ref, g, op.key);
-    if (records) log.end(h, ResultKind::Bool, ok);
+    end(ResultKind::Bool, ok);
   } else if constexpr (is_map) {
-    if (records) h = log.begin(OpKind::Find, op.key);
+    begin(OpKind::Find, op.key, 0);
     int64_t v = 0;
     const bool found = Client::find(ref, g, op.key, v);
-    if (records) log.end(h, found ? ResultKind::Value : ResultKind::Absent, v);
+    end(found ? ResultKind::Value : ResultKind::Absent, v);
   } else {
-    if (records) h = log.begin(OpKind::Contains, op.key);
+    begin(OpKind::Contains, op.key, 0);
     const bool found = Client::contains(ref, g, op.key);
-    if (records) log.end(h, ResultKind::Bool, found);
+    end(ResultKind::Bool, found);
   }
 }
 
@@ -131,6 +143,10 @@ __global__ void run_teams(typename Client::ref ref, record::log_view log, op_pla
     body(cg::tiled_partition<T>(cg::this_thread_block()));
   }
 }
+
+// A bulk shape's records an element: its calls, one after another (a
+// client's bulk() makes at most this many).
+inline constexpr uint32_t kBulkRecordsPerElement = 8;
 
 template <class Client>
 constexpr bool has_bulk() {
@@ -192,6 +208,7 @@ int client_main(int argc, char** argv) {
     if (o.shape == "bulk" && !has_bulk<Client>()) throw std::invalid_argument(std::string(Client::kName) + " has no bulk shape");
     if (o.plan.erase && !Client::kErase && o.plan.insert + o.plan.find == 0)
       throw std::invalid_argument("the mix has only erases, and this library cannot erase");
+    if (!Client::kErase) o.plan.erase = 0;  // what runs, and what the header says
     auto table = Client::make(o.capacity);
     const uint32_t threads = o.threads, blocks = o.blocks;
     if (threads % Client::kTile) throw std::invalid_argument("--threads must be a multiple of the tile size");
@@ -207,10 +224,12 @@ int client_main(int argc, char** argv) {
       throw std::invalid_argument("blocks x teams x ops x phases must stay under 2^31 (values are 32-bit)");
     record::Settings s;
     s.model = Client::kModel;
-    s.team = Client::kTile == 1 ? record::team_kind::thread : record::team_kind::tile;
-    s.tile_size = Client::kTile == 1 ? 0 : Client::kTile;
+    // A bulk call's elements are thread streams (record::begin_bulk), whatever the tile.
+    const bool tiles = Client::kTile > 1 && o.shape != "bulk";
+    s.team = tiles ? record::team_kind::tile : record::team_kind::thread;
+    s.tile_size = tiles ? Client::kTile : 0;
     s.teams = o.shape == "bulk" ? static_cast<uint32_t>(o.bulk_size) : record::teams_for(s.team, blocks, threads, s.tile_size);
-    s.ops_per_team = o.shape == "bulk" ? 8 : o.plan.ops_per_team * phases;
+    s.ops_per_team = o.shape == "bulk" ? kBulkRecordsPerElement : o.plan.ops_per_team * phases;
     s.seed = o.plan.seed;
     s.config = "{\"client\":\"" + std::string(Client::kName) + "\",\"library\":\"" + Client::kLibrary +
                "\",\"shape\":\"" + o.shape + "\",\"keys\":" + std::to_string(o.plan.keys) +

@@ -7,6 +7,7 @@
 #include <cstring>
 #include <functional>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "bench/clients/common/op_plan.hpp"
@@ -38,22 +39,14 @@ inline bool whole(const char* text, uint64_t lo, uint64_t hi, uint64_t& out) {
   return true;
 }
 
-template <class T>
-std::function<bool(client_options&, const char*)> whole_into(T client_options::*field, uint64_t lo, uint64_t hi) {
+// An option that sets the whole number `field_of(o)` names, in [lo, hi].
+template <class FieldOf>
+std::function<bool(client_options&, const char*)> whole_into(FieldOf field_of, uint64_t lo, uint64_t hi) {
   return [=](client_options& o, const char* t) {
     uint64_t v;
     if (!whole(t, lo, hi, v)) return false;
-    o.*field = static_cast<T>(v);
-    return true;
-  };
-}
-
-template <class T>
-std::function<bool(client_options&, const char*)> plan_whole(T op_plan::*field, uint64_t lo, uint64_t hi) {
-  return [=](client_options& o, const char* t) {
-    uint64_t v;
-    if (!whole(t, lo, hi, v)) return false;
-    o.plan.*field = static_cast<T>(v);
+    auto& field = field_of(o);
+    field = static_cast<std::remove_reference_t<decltype(field)>>(v);
     return true;
   };
 }
@@ -95,30 +88,20 @@ inline const std::vector<client_option>& client_option_table() {
          return o.shape == "phases" || o.shape == "mix" || o.shape == "bulk";
        }},
       {"--mix", "insert=I,erase=E,find=F: the weights of a mix (default insert=40,erase=20,find=40)", parse_mix},
-      {"--keys", "keys 0..N-1 (default 64)", plan_whole(&op_plan::keys, 1, 1u << 30)},
+      {"--keys", "keys 0..N-1 (default 64)", whole_into([](client_options& o) -> auto& { return o.plan.keys; }, 1, 1u << 30)},
       {"--absent", "0 | 1: finds and erases also ask keys never inserted (default 0)",
-       [](client_options& o, const char* t) {
-         uint64_t v;
-         if (!whole(t, 0, 1, v)) return false;
-         o.plan.absent = v;
-         return true;
-       }},
-      {"--ops", "operations a team runs a kernel (default 8)", plan_whole(&op_plan::ops_per_team, 1, 1u << 20)},
-      {"--seed", "the plan's seed (default 1)", plan_whole(&op_plan::seed, 0, UINT64_MAX)},
-      {"--blocks", "blocks a launch (default 64)", whole_into(&client_options::blocks, 1, 1u << 20)},
+       whole_into([](client_options& o) -> auto& { return o.plan.absent; }, 0, 1)},
+      {"--ops", "operations a team runs a kernel (default 8)", whole_into([](client_options& o) -> auto& { return o.plan.ops_per_team; }, 1, 1u << 20)},
+      {"--seed", "the plan's seed (default 1)", whole_into([](client_options& o) -> auto& { return o.plan.seed; }, 0, UINT64_MAX)},
+      {"--blocks", "blocks a launch (default 64)", whole_into([](client_options& o) -> auto& { return o.blocks; }, 1, 1u << 20)},
       {"--threads", "threads a block (default 128; a multiple of the library's tile)",
-       whole_into(&client_options::threads, 1, 1024)},
+       whole_into([](client_options& o) -> auto& { return o.threads; }, 1, 1024)},
       {"--capacity", "the table's capacity, as the library takes it (default 65536)",
-       whole_into(&client_options::capacity, 1, uint64_t(1) << 34)},
+       whole_into([](client_options& o) -> auto& { return o.capacity; }, 1, uint64_t(1) << 34)},
       {"--bulk-size", "elements a bulk call (--shape bulk; default 16384)",
-       whole_into(&client_options::bulk_size, 1, 1u << 28)},
+       whole_into([](client_options& o) -> auto& { return o.bulk_size; }, 1, 1u << 28)},
       {"--deadline", "seconds a kernel may run before it is reported as a hang (exit 5; default 10)",
-       [](client_options& o, const char* t) {
-         uint64_t v;
-         if (!whole(t, 1, 3600, v)) return false;
-         o.deadline_s = double(v);
-         return true;
-       }},
+       whole_into([](client_options& o) -> auto& { return o.deadline_s; }, 1, 3600)},
       {"--out", "the history file to write (default history.bin)",
        [](client_options& o, const char* t) {
          o.out = t;
@@ -146,7 +129,7 @@ inline int parse_client_options(int argc, char** argv, const char* name, client_
       return 2;
     }
     if (i + 1 >= argc || !found->set(o, argv[i + 1])) {
-      std::fprintf(stderr, "%s: %s needs a value: %s\n", name, found->name, found->help);
+      std::fprintf(stderr, "%s: %s: %s value (%s)\n", name, found->name, i + 1 < argc ? "not a valid" : "no", found->help);
       return 2;
     }
     ++i;

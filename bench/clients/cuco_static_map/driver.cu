@@ -100,7 +100,8 @@ struct cuco_static_map {
     auto* fr = thrust::raw_pointer_cast(found.data());
     auto* ir = thrust::raw_pointer_cast(inserted.data());
     auto* hr = thrust::raw_pointer_cast(handles.data());
-    for (uint32_t round = 0; round < 4; ++round) {  // 4 rounds: insert, find, insert, find (8 records a stream)
+    static_assert(2 * 4 <= kBulkRecordsPerElement, "4 rounds of two calls");
+    for (uint32_t round = 0; round < 4; ++round) {  // insert_and_find, then find
       thrust::tabulate(pairs.begin(), pairs.end(), [=] __device__(uint64_t i) {
         const planned_op op = plan_op(p, i + (uint64_t(round) << 40), 0, false);
         return cuco::pair<key_type, value_type>{key_type(op.key), value_type(uint64_t(round) * n + i + 1)};

@@ -59,17 +59,13 @@ struct log_view {
   uint32_t tile_size = 0;          // threads a tile (team_kind::tile), 0 otherwise
   uint32_t* unrecorded = nullptr;  // one counter: operations of streams past log.streams
 
-#if defined(__CUDACC__)
-  // From a kernel: the stream is the calling thread's, tile's, warp's or
-  // block's (grids and blocks of any dimension; tiles and warps are
-  // numbered within blocks, as tiled_partition numbers them).
-  __device__ WC_FORCE_INLINE op_handle begin(OpKind kind, int64_t key = 0, int64_t value = 0,
-                                             int64_t expected = 0) const {
-    const uint64_t block = blockIdx.x + uint64_t(gridDim.x) * (blockIdx.y + uint64_t(gridDim.y) * blockIdx.z);
-    const uint32_t thread = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
-    const uint32_t per_block = blockDim.x * blockDim.y * blockDim.z;
-    uint64_t stream = block;
-    uint32_t lane = thread;
+  // The stream and lane of a kernel's thread: its thread's, tile's, warp's
+  // or block's stream (tiles and warps numbered within blocks, as
+  // tiled_partition numbers them), `block` and `thread` linearized.
+  WC_HD WC_FORCE_INLINE void place_of(uint64_t block, uint32_t thread, uint32_t per_block, uint64_t& stream,
+                                      uint32_t& lane) const {
+    stream = block;
+    lane = thread;
     if (team == team_kind::thread) {
       stream = block * per_block + thread;
       lane = 0;
@@ -78,6 +74,18 @@ struct log_view {
       stream = block * ((per_block + size - 1) / size) + thread / size;
       lane = thread % size;
     }
+  }
+
+#if defined(__CUDACC__)
+  // From a kernel: the stream is the calling thread's, tile's, warp's or
+  // block's (grids and blocks of any dimension).
+  __device__ WC_FORCE_INLINE op_handle begin(OpKind kind, int64_t key = 0, int64_t value = 0,
+                                             int64_t expected = 0) const {
+    const uint64_t block = blockIdx.x + uint64_t(gridDim.x) * (blockIdx.y + uint64_t(gridDim.y) * blockIdx.z);
+    const uint32_t thread = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
+    uint64_t stream;
+    uint32_t lane;
+    place_of(block, thread, blockDim.x * blockDim.y * blockDim.z, stream, lane);
     bare_stamps stamps;
     return begin_with(stamps, stream, lane, kind, key, value, expected);
   }

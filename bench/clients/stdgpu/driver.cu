@@ -1,6 +1,7 @@
-// stdgpu's stdgpu::unordered_map<int32_t, int32_t> (stotko/stdgpu), driven
-// through its native device API, one operation a thread, and recorded with
-// the drop-in recorder. Built against a fetched copy with
+// stdgpu's stdgpu::unordered_map<int32_t, int32_t> and
+// stdgpu::unordered_set<int32_t> (stotko/stdgpu; WC_STDGPU_SET 1 builds the
+// set), driven through their native device API, one operation a thread,
+// and recorded with the drop-in recorder. Built against a fetched copy with
 // bench/clients/stdgpu_build.sh (config.h and the library's compiled
 // sources); created with createDeviceObject(capacity), destroyed with
 // destroyDeviceObject; the object itself is what a kernel takes, by value
@@ -12,6 +13,9 @@
 //     insert is its .second.
 //   find: "An iterator to the position of the requested key if it was
 //     found, end() otherwise" (:286); the driver reads ->second at once.
+//   the set's contains: "True if the requested key was found, false
+//     otherwise" (src/stdgpu/unordered_set.cuh:311); its insert and erase
+//     are documented as the map's (:329, :369).
 //   erase: "1 if there was a value with key and it got erased, 0
 //     otherwise" (:380).
 //
@@ -22,6 +26,7 @@
 // rule. What comes closest:
 //   unordered_map.cuh:62  "No guaranteed valid state when reaching capacity limit"
 //   unordered_map.cuh:65  "Iterators may point at non-occupied and non-valid hash entry"
+//   (unordered_set.cuh:53 and :56 say the same of the set)
 //   README.md:144-146     a kernel calls contains() on one map and insert()
 //                         on another container (a set), never both on one
 //   .ext/stdgpu/examples/cuda/unordered_map.cu:66  a kernel of emplace() only
@@ -42,27 +47,33 @@
 // above --keys. No bulk shape: the range insert/erase return no
 // per-element result.
 #include <stdgpu/unordered_map.cuh>
+#include <stdgpu/unordered_set.cuh>
 
 #include <type_traits>
 
 #include "bench/clients/common/client_driver.cuh"
 
+#ifndef WC_STDGPU_SET
+#define WC_STDGPU_SET 0
+#endif
+
 namespace warpcheck::clients {
 
-struct stdgpu_unordered_map {
+struct stdgpu_table {
   using key_type = int32_t;
   using mapped_type = int32_t;
-  using map_type = stdgpu::unordered_map<key_type, mapped_type>;
-  static constexpr const char* kName = "stdgpu_unordered_map";
+  static constexpr bool kSet = WC_STDGPU_SET != 0;
+  using container = std::conditional_t<kSet, stdgpu::unordered_set<key_type>, stdgpu::unordered_map<key_type, mapped_type>>;
+  static constexpr const char* kName = kSet ? "stdgpu_unordered_set" : "stdgpu_unordered_map";
   static constexpr const char* kLibrary = "stdgpu";
-  static constexpr const char* kModel = "map";
+  static constexpr const char* kModel = kSet ? "set" : "map";
   static constexpr uint32_t kTile = 1;
   static constexpr bool kErase = true;
 
   struct table {
-    map_type map;
-    explicit table(uint64_t capacity) : map(map_type::createDeviceObject(static_cast<stdgpu::index_t>(capacity))) {}
-    ~table() { map_type::destroyDeviceObject(map); }
+    container c;
+    explicit table(uint64_t capacity) : c(container::createDeviceObject(static_cast<stdgpu::index_t>(capacity))) {}
+    ~table() { container::destroyDeviceObject(c); }
     table(const table&) = delete;
     table& operator=(const table&) = delete;
   };
@@ -76,28 +87,33 @@ struct stdgpu_unordered_map {
     return std::make_unique<table>(capacity);
   }
 
-  using ref = map_type;  // the device object: a handle to device memory, copied into kernels
-  static ref device_ref(table& t) { return t.map; }
+  using ref = container;  // the device object: a handle to device memory, copied into kernels
+  static ref device_ref(table& t) { return t.c; }
 
-  template <class G>
-  __device__ static bool insert(ref m, const G&, int64_t key, int64_t value) {
-    return m.insert(map_type::value_type(key_type(key), mapped_type(value))).second;
+  // The container's type a template parameter (C = ref), so that the map's
+  // calls are not compiled for the set, nor the set's for the map.
+  template <class G, class C>
+  __device__ static bool insert(C c, const G&, int64_t key, int64_t value) {
+    if constexpr (kSet) return c.insert(key_type(key)).second;
+    else return c.insert(typename C::value_type(key_type(key), mapped_type(value))).second;
   }
-  template <class G>
-  __device__ static bool find(ref m, const G&, int64_t key, int64_t& value) {
-    const auto it = m.find(key_type(key));
-    if (it == m.end()) return false;
+  template <class G, class C>
+  __device__ static bool find(C c, const G&, int64_t key, int64_t& value) {
+    const auto it = c.find(key_type(key));
+    if (it == c.end()) return false;
     value = it->second;
     return true;
   }
-  template <class G>
-  __device__ static bool erase(ref m, const G&, int64_t key) {
-    return m.erase(key_type(key)) == 1;
+  template <class G, class C>
+  __device__ static bool contains(C c, const G&, int64_t key) {
+    return c.contains(key_type(key));
+  }
+  template <class G, class C>
+  __device__ static bool erase(C c, const G&, int64_t key) {
+    return c.erase(key_type(key)) == 1;
   }
 };
 
 }  // namespace warpcheck::clients
 
-int main(int argc, char** argv) {
-  return warpcheck::clients::client_main<warpcheck::clients::stdgpu_unordered_map>(argc, argv);
-}
+int main(int argc, char** argv) { return warpcheck::clients::client_main<warpcheck::clients::stdgpu_table>(argc, argv); }
