@@ -4,18 +4,10 @@
 #pragma once
 #include <cstdint>
 
+#include "models/base/splitmix.hpp"
 #include "models/op.hpp"
 
 namespace warpcheck::clients {
-
-// A team's i-th operation, from the seed alone (every thread of a tile
-// derives the same one).
-__host__ __device__ inline uint64_t mix64(uint64_t x) {
-  x += 0x9e3779b97f4a7c15ull;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-  return x ^ (x >> 31);
-}
 
 struct op_plan {
   uint64_t seed = 1;
@@ -30,8 +22,9 @@ struct planned_op {
   int64_t key, value;
 };
 
+// A team's i-th operation, from the seed alone.
 __host__ __device__ inline planned_op plan_op(const op_plan& p, uint64_t team, uint32_t i, bool erase_ok) {
-  const uint64_t h = mix64(p.seed * 0x100000001b3ull ^ mix64(team * 1000003ull + i));
+  const uint64_t h = detail::mix64(p.seed * 0x100000001b3ull ^ detail::mix64(team * 1000003ull + i));
   const uint32_t total = p.insert + (erase_ok ? p.erase : 0) + p.find;
   const uint32_t pick = static_cast<uint32_t>(h % total);
   const uint32_t range = p.absent ? 2 * p.keys : p.keys;

@@ -107,7 +107,7 @@ struct cuco_static_map {
         return cuco::pair<key_type, value_type>{key_type(op.key), value_type(uint64_t(round) * n + i + 1)};
       });
       thrust::tabulate(queries.begin(), queries.end(), [=] __device__(uint64_t i) {
-        return key_type(mix64(p.seed ^ (i + (uint64_t(round) << 40) + 7)) % (2 * p.keys));
+        return key_type(detail::mix64(p.seed ^ (i + (uint64_t(round) << 40) + 7)) % (2 * p.keys));
       });
       record::begin_bulk(log, n, hr, [=] __device__(uint64_t i) {
         return record::bulk_op{OpKind::Insert, pr[i].first, pr[i].second};
