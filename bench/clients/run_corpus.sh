@@ -81,6 +81,10 @@ with_option() {
   ((replaced)) || a+=("$name" "$value")
   printf '%s\n' "${a[@]}"
 }
+# An option's default, as the client's --help declares it ("(default N").
+default_of() {  # CLIENT NAME
+  timeout 20 "$bundle/$1" --help 2>/dev/null | grep -E "^  $2 " | grep -oE 'default [0-9]+' | head -n 1 | cut -d' ' -f2
+}
 option_value() {  # NAME DEFAULT args...
   local name=$1 def=$2; shift 2
   while (($#)); do [ "$1" = "$name" ] && { echo "$2"; return; }; shift; done
@@ -136,7 +140,8 @@ while read -r client contract seeds args; do
   cur=("${argv[@]}") tries=0 run_kind=shrink
   for opt in --blocks --threads --ops; do
     while ((tries < 16)); do
-      v0=$(option_value "$opt" "$(case $opt in --blocks) echo 64 ;; --threads) echo 128 ;; --ops) echo 8 ;; esac)" "${cur[@]}")
+      v0=$(option_value "$opt" "$(default_of "$client" "$opt")" "${cur[@]}")
+      [[ $v0 =~ ^[0-9]+$ ]] || { echo "run_corpus: $client --help gives no default for $opt: not shrunk by it" >&2; break; }
       ((v0 > 1)) || break
       next=$((v0 / 2))
       mapfile -t cand < <(with_option "$opt" "$next" "${cur[@]}")

@@ -20,6 +20,7 @@ cp "$w" "$bundle/warpcheck"
 cat > "$bundle/standin_map" <<STANDIN
 #!/usr/bin/env bash
 # Writes the violating history when --blocks is 4 or more, else the linearizable one.
+[ "\$1" = --help ] && { printf '  --blocks     blocks (default 64)\n  --threads    threads (default 128)\n  --ops        operations (default 8)\n'; exit 0; }
 blocks=64 out=
 while ((\$#)); do case \$1 in --blocks) blocks=\$2 ;; --out) out=\$2 ;; esac; shift 2; done
 if ((blocks >= 4)); then cp "$src/tests/data/known/viol_map_insert_if_absent_twice.jsonl" "\$out"
@@ -30,6 +31,7 @@ chmod +x "$bundle/standin_map"
 # A stand-in whose kernel "hangs" (the drivers' exit 5) on 8 blocks or more.
 cat > "$bundle/standin_hang" <<'STANDIN'
 #!/usr/bin/env bash
+[ "$1" = --help ] && { printf '  --blocks     blocks (default 64)\n  --threads    threads (default 128)\n  --ops        operations (default 8)\n'; exit 0; }
 blocks=64
 while (($#)); do case $1 in --blocks) blocks=$2 ;; esac; shift 2; done
 ((blocks >= 8)) && { echo '{"client":"standin_hang","hang":"the mix'"'"'s kernel did not finish in 20 s"}'; exit 5; }
