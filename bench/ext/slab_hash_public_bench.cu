@@ -25,18 +25,14 @@
 
 #include "slab_hash.cuh"  // the public code (its src/ and SlabAlloc/src/ on the include path)
 #include "models/base/median.hpp"
+#include "stress/gpu/cuda_check.cuh"
 #include "stress/slab_hash/bench_ops.hpp"
 
 namespace {
 
 using namespace warpcheck::gpu::slab_bench;
 
-void check(cudaError_t e, const char* what) {
-  if (e != cudaSuccess) {
-    std::fprintf(stderr, "CUDA: %s: %s\n", what, cudaGetErrorString(e));
-    std::exit(1);
-  }
-}
+using warpcheck::gpu::check;  // throws "CUDA: what: error"; main prints it and exits 1
 
 // Fills the public arrays for one phase: keys and values (build, searches)
 // or the batched kernel's words (code << 30 | key).
@@ -55,23 +51,6 @@ __global__ void count_found(const uint32_t* results, uint64_t count, const uint3
   if (i >= count) return;
   if (results[i] != SEARCH_NOT_FOUND) atomicAdd(found, 1ull);
   if (values && results[i] == values[i]) atomicAdd(right, 1ull);
-}
-
-template <class Launch>
-float timed(Launch launch) {
-  cudaEvent_t a, b;
-  check(cudaEventCreate(&a), "event");
-  check(cudaEventCreate(&b), "event");
-  check(cudaEventRecord(a), "event");
-  launch();
-  check(cudaGetLastError(), "launch");
-  check(cudaEventRecord(b), "event");
-  check(cudaEventSynchronize(b), "kernel");
-  float ms = 0;
-  check(cudaEventElapsedTime(&ms, a, b), "elapsed");
-  cudaEventDestroy(a);
-  cudaEventDestroy(b);
-  return ms;
 }
 
 using warpcheck::detail::median;
@@ -103,9 +82,7 @@ constexpr const char* kRowNames[kRows] = {"build_insert",       "search_present"
                                           "search_absent",      "search_absent_bulk", "mix_50_50_0_0",
                                           "mix_20_20_30_30",    "mix_10_10_40_40"};
 
-}  // namespace
-
-int main(int argc, char** argv) {
+int run(int argc, char** argv) {
   uint64_t n = uint64_t(1) << 22;
   std::vector<double> betas{0.2, 0.5, 1.0, 2.0};
   int repeats = 5;
@@ -178,12 +155,12 @@ int main(int argc, char** argv) {
       };
       double t[kRows];
       fill(0, false);
-      t[0] = timed([&] { table.buildBulk(keys, values, uint32_t(n)); });
+      t[0] = warpcheck::gpu::timed_launch([&] { table.buildBulk(keys, values, uint32_t(n)); });
       const double lf = table.computeLoadFactor(0);
       for (int phase = 1; phase <= 2; ++phase) {
         fill(phase, false);
         check(cudaMemset(results, 0xFF, n * 4), "memset");
-        t[2 * phase - 1] = timed([&] { table.searchIndividual(keys, results, uint32_t(n)); });
+        t[2 * phase - 1] = warpcheck::gpu::timed_launch([&] { table.searchIndividual(keys, results, uint32_t(n)); });
         check(cudaMemset(counters, 0, 16), "memset");
         count_found<<<fill_blocks, 256>>>(results, n, nullptr, counters, counters + 1);
         unsigned long long found[2];
@@ -193,7 +170,7 @@ int main(int argc, char** argv) {
           ++bad;
         }
         check(cudaMemset(results, 0xFF, n * 4), "memset");
-        t[2 * phase] = timed([&] { table.searchBulk(keys, results, uint32_t(n)); });
+        t[2 * phase] = warpcheck::gpu::timed_launch([&] { table.searchBulk(keys, results, uint32_t(n)); });
         check(cudaMemset(counters, 0, 16), "memset");
         count_found<<<fill_blocks, 256>>>(results, n, nullptr, counters, counters + 1);
         check(cudaMemcpy(found, counters, 16, cudaMemcpyDeviceToHost), "copy");
@@ -205,7 +182,7 @@ int main(int argc, char** argv) {
       for (int m = 0; m < 3; ++m) {
         fill(3 + m, true);
         check(cudaMemset(results, 0xFF, n * 4), "memset");
-        t[5 + m] = timed([&] { table.batchedOperation(words, results, uint32_t(n)); });
+        t[5 + m] = warpcheck::gpu::timed_launch([&] { table.batchedOperation(words, results, uint32_t(n)); });
       }
       check(cudaDeviceSynchronize(), "phases");
       if (rep == 0) continue;
@@ -229,4 +206,15 @@ int main(int argc, char** argv) {
   cudaFree(results);
   cudaFree(counters);
   return bad ? 1 : 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    return run(argc, argv);
+  } catch (const std::exception& e) {  // a failed CUDA call, said as check() says it
+    std::fprintf(stderr, "%s\n", e.what());
+    return 1;
+  }
 }

@@ -1,4 +1,5 @@
-// Checked CUDA calls and a device buffer: errors thrown with what failed.
+// Checked CUDA calls, a timed launch and a device buffer: errors thrown
+// with what failed.
 #pragma once
 #include <cuda_runtime.h>
 
@@ -10,6 +11,24 @@ namespace warpcheck::gpu {
 
 inline void check(cudaError_t e, const char* what) {
   if (e != cudaSuccess) throw std::runtime_error(std::string("CUDA: ") + what + ": " + cudaGetErrorString(e));
+}
+
+// Runs `launch` (one kernel launch) between two events; the kernel's time in ms.
+template <class Launch>
+float timed_launch(Launch launch) {
+  cudaEvent_t start, stop;
+  check(cudaEventCreate(&start), "cudaEventCreate");
+  check(cudaEventCreate(&stop), "cudaEventCreate");
+  check(cudaEventRecord(start), "cudaEventRecord");
+  launch();
+  check(cudaGetLastError(), "launch");
+  check(cudaEventRecord(stop), "cudaEventRecord");
+  check(cudaEventSynchronize(stop), "kernel");
+  float ms = 0;
+  check(cudaEventElapsedTime(&ms, start, stop), "cudaEventElapsedTime");
+  cudaEventDestroy(start);
+  cudaEventDestroy(stop);
+  return ms;
 }
 
 template <class T>

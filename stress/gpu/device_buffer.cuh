@@ -105,24 +105,6 @@ __global__ void team_ops_kernel(Structure s, const core::workload_op* ops, uint3
 
 constexpr uint32_t kThreadsPerBlock = 256;
 
-// Runs `launch` (one kernel launch) between two events; the kernel's time in ms.
-template <class Launch>
-float timed_launch(Launch launch) {
-  cudaEvent_t start, stop;
-  check(cudaEventCreate(&start), "cudaEventCreate");
-  check(cudaEventCreate(&stop), "cudaEventCreate");
-  check(cudaEventRecord(start), "cudaEventRecord");
-  launch();
-  check(cudaGetLastError(), "launch");
-  check(cudaEventRecord(stop), "cudaEventRecord");
-  check(cudaEventSynchronize(stop), "kernel");
-  float ms = 0;
-  check(cudaEventElapsedTime(&ms, start, stop), "cudaEventElapsedTime");
-  cudaEventDestroy(start);
-  cudaEventDestroy(stop);
-  return ms;
-}
-
 // Launches `teams` warps in blocks of `threads` (teams a multiple of the
 // warps a block) and returns the kernel's time in ms.
 template <class Structure>
