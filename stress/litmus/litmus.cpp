@@ -1,6 +1,7 @@
 #include "stress/litmus/litmus.hpp"
 
 #include <array>
+#include <utility>
 
 #include "stress/litmus/litmus_roles.hpp"
 #include "structures/core/sim/sim_team.hpp"
@@ -70,6 +71,13 @@ std::vector<LitmusTest> litmus_tests() {
                        [](const uint64_t* r) { return r[4] == 0 && r[5] == 1; }, "T1: y=0, x=1"));
     out.push_back(make("MP-wide", LitmusShape::mp_wide, f, 2, [](const uint64_t* r) { return r[4] == 1 && r[5] == 0; },
                        "T1: y=1, x=0", [](const uint64_t* r) { return r[4] == 0 && r[5] == 1; }, "T1: y=0, x=1"));
+    // The delete guard's seqlock read (slab hash multimap, issue 32): the
+    // writer always fenced; the reader's fence or acquire load is what
+    // forbids it (unfenced: the planted bug guard_read_unordered).
+    for (const auto& [name, shape] : {std::pair{"MP-guard-fence", LitmusShape::guard_fence},
+                                      std::pair{"MP-guard-acquire", LitmusShape::guard_acquire}})
+      out.push_back(make(name, shape, f, 2, [](const uint64_t* r) { return r[4] == 1 && r[5] == 0; }, "T1: y=1, x=0",
+                         [](const uint64_t* r) { return r[4] == 0 && r[5] == 1; }, "T1: y=0, x=1"));
     out.push_back(make("SB", LitmusShape::sb, f, 2, [](const uint64_t* r) { return r[0] == 0 && r[4] == 0; },
                        "T0: y=0, T1: x=0", [](const uint64_t* r) { return r[0] == 1 && r[4] == 1; }, "T0: y=1, T1: x=1"));
     out.push_back(make("LB", LitmusShape::lb, f, 2, [](const uint64_t* r) { return r[0] == 1 && r[4] == 1; },

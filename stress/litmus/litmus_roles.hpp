@@ -4,7 +4,10 @@
 // (stress/gpu/litmus_gpu.cu); a Team needs load, store and fence.
 // "fenced": release on the publishing store and acquire on the reading
 // load (MP, MP-wide, WRC), fence.sc between a role's two accesses (SB, IRIW),
-// fence.acq_rel (LB). Coherence shapes are never fenced.
+// fence.acq_rel (LB). Coherence shapes are never fenced. The guard shapes
+// (the slab hash multimap's delete guard, issue 32) always fence the
+// writer; "fenced" orders the reader: a fence.acq_rel (guard-fence) or an
+// acquire load (guard-acquire).
 #pragma once
 #include <cstdint>
 
@@ -13,7 +16,7 @@
 
 namespace warpcheck {
 
-enum class LitmusShape : uint8_t { mp, mp_wide, sb, lb, wrc, iriw, corr, coww };
+enum class LitmusShape : uint8_t { mp, mp_wide, sb, lb, wrc, iriw, corr, coww, guard_fence, guard_acquire };
 
 template <class Team, class W>
 WC_HD void run_litmus_role(Team& team, LitmusShape shape, bool fenced, core::scope s, uint32_t role, W* x, W* y, W* r) {
@@ -74,6 +77,24 @@ WC_HD void run_litmus_role(Team& team, LitmusShape shape, bool fenced, core::sco
         r[1] = team.load(role == 2 ? y : x, order::relaxed, s);
       }
       break;
+    case LitmusShape::guard_fence:  // MP with a fence.acq_rel on each side: a delete and a guarded slab read
+    case LitmusShape::guard_acquire: {
+      // T0 (a delete): x = 1 (the guard's enter); fence.acq_rel; y = 1 (the removal).
+      // T1 (a search that read the removal): r0 = y; fence.acq_rel (guard-fence), or
+      // r0 = y (acquire) (guard-acquire); r1 = x (the guard's second load).
+      // Fenced, PTX forbids T1: y=1, x=0 (the reader would take a torn read for a snapshot).
+      if (role == 0) {
+        team.store(x, W(1), order::relaxed, s);
+        team.fence(order::acq_rel, s);
+        team.store(y, W(1), order::relaxed, s);
+      } else {
+        const bool by_acquire = fenced && shape == LitmusShape::guard_acquire;
+        r[0] = team.load(y, by_acquire ? order::acquire : order::relaxed, s);
+        if (fenced && shape == LitmusShape::guard_fence) team.fence(order::acq_rel, s);
+        r[1] = team.load(x, order::relaxed, s);
+      }
+      break;
+    }
     case LitmusShape::corr:  // T0: x = 1. T1: r0 = x; r1 = x.
       if (role == 0) {
         team.store(x, W(1), order::relaxed, s);

@@ -22,6 +22,9 @@ static_assert(all_fix_bits(SlabHashAdapter::fixes) == slab_fix::kAll);
 
 constexpr Named<slab_hash_mode> kSlabHashModes[] = {WC_NAMED(slab_hash_mode::map), WC_NAMED(slab_hash_mode::multimap)};
 static_assert(in_enum_order(kSlabHashModes));
+constexpr Named<structures::slab_guard_order> kGuardOrders[] = {WC_NAMED(structures::slab_guard_order::fence),
+                                                                 WC_NAMED(structures::slab_guard_order::acquire)};
+static_assert(in_enum_order(kGuardOrders));
 
 // The printed Figure 2 with every fix but `fix`.
 std::string figure2_without(uint32_t fix) { return paper_without(SlabHashAdapter::fixes, fix); }
@@ -46,6 +49,10 @@ StructureSpec SlabHashAdapter::declare() {
   const OptionTable workload = warp_workload_options("insert=50,erase=20,contains=30", uint64_t(slab_hash::kMaxKey) + 1);
   s.options.insert(s.options.end(), workload.begin(), workload.end());
   s.options.push_back(integer_option("buckets", "buckets (base slabs)", "1", 1, 1u << 26));
+  s.options.push_back(choice_option("guard-order",
+                                    "multimap: how a search or delete orders its slab loads before the delete guard's second "
+                                    "load: fence (relaxed loads, then a fence.acq_rel) or acquire (acquire loads, no fence)",
+                                    "fence", kGuardOrders));
   s.options.push_back(integer_option("memory-blocks",
                                      "SlabAlloc memory blocks of 1,024 slabs; 0: sized from the launch (room for every "
                                      "operation an insert, twice over, and a slab in flight a warp; at least 2)",
@@ -75,6 +82,24 @@ StructureSpec SlabHashAdapter::declare() {
                 "--mix insert=40,erase=40,contains=20"},
        .awaits = "views of their own for a warp's lanes: with one view a warp, the race needs a warp's whole find inside "
                  "another's delete, under 1 seed in 3,000"},
+      // The guard's read side with neither order (issue 32): a lane that
+      // read a removal may still read the guard from before its delete
+      // entered, so a torn read passes the seqlock (SH4's race, which the
+      // guard is there to stop). The litmus shapes MP-guard-fence and
+      // MP-guard-acquire (stress/litmus) show the pattern: unordered, the
+      // relaxed model gives the weak outcome; with either order, never.
+      {.name = "guard_read_unordered",
+       .breaks = "a multimap search or delete takes the guard's second load after relaxed slab loads with no fence between "
+                 "(--guard-order fence without its fence, or acquire without acquire loads): a read torn by a delete passes "
+                 "as a snapshot and answers absent",
+       .caught_by = kOracleChecker,
+       .applies = multimap,
+       .runs = {"--mode multimap --memory-model relaxed --scheduler targeted --keys 1 --teams 3 --ops-per-lane 8 "
+                "--mix insert=45,erase=45,contains=10"},
+       .awaits = "views of their own for a warp's lanes: the lanes that read pair 15 (the guard and the link) load the guard "
+                 "word at 64 bits inside the slab read, which the model reads as the newest and which raises the warp's one "
+                 "view, so the warp's second guard load can no longer be stale (0 of 1,000 seeds of this run; the litmus "
+                 "shapes MP-guard-fence and MP-guard-acquire show the pattern caught)"},
   };
   const std::vector<Applies> paper{{"variant", {"paper"}}};
   // Figure 2's lines as docs/papers/slab_hash.md audits them, in
@@ -147,10 +172,17 @@ StructureSpec SlabHashAdapter::declare() {
       // multimap checkers decide these at once).
       {"map, 64 warps on 4 keys, 3 seeds", "--mode map --teams 64 --keys 4 --ops-per-lane 1 --seeds 3 --timeout 20"},
       {"planted bug torn_read (expected to be caught)", "--mode map --backend sim --mutant torn_read --seeds 100", 1},
+      // The guard's read side by acquire loads (issue 32), in the model
+      // that would show a missing order (SH4's torn-read shape).
+      {"multimap, guard by acquire loads, relaxed memory, 100 seeds",
+       "--mode multimap --guard-order acquire --backend sim --memory-model relaxed --scheduler targeted --keys 1 --teams 3 "
+       "--ops-per-lane 8 --mix insert=45,erase=45,contains=10 --seeds 100"},
       // A lower spin bound: the printed REPLACE of a present key spins until it.
       {"the printed Figure 2 (expected to be caught)", "--variant paper --mode map --backend sim --spin-bound 2000 --seeds 20", 1},
       {"map, 512 warps, 8 buckets", "--mode map --teams 512 --keys 1000 --buckets 8 --ops-per-lane 4 --seeds 100", 0, "gpu"},
       {"multimap, 512 warps, 8 buckets", "--mode multimap --teams 512 --keys 1000 --buckets 8 --ops-per-lane 4 --seeds 100", 0, "gpu"},
+      {"multimap, guard by acquire loads, 512 warps, 8 buckets",
+       "--mode multimap --guard-order acquire --teams 512 --keys 1000 --buckets 8 --ops-per-lane 4 --seeds 100", 0, "gpu"},
       {"map, 64 warps on 4 keys", "--mode map --teams 64 --keys 4 --ops-per-lane 4 --seeds 100 --timeout 20", 0, "contended"},
       {"multimap, 64 warps on 4 keys", "--mode multimap --teams 64 --keys 4 --ops-per-lane 4 --seeds 100 --timeout 20", 0, "contended"},
       {"map, 2048 warps on 4 keys", "--mode map --teams 2048 --keys 4 --ops-per-lane 4 --seeds 20 --timeout 60", 0, "contended"},
@@ -175,6 +207,7 @@ SlabHashConfig SlabHashAdapter::configure(const Options& o) {
   }
   c.fixes = chosen_fix_bits(o, fixes);
   c.mutant = o.choice("mutant", mutants);
+  c.guard_order = o.choice("guard-order", kGuardOrders);
   validate(c);
   return c;
 }

@@ -19,6 +19,7 @@ struct SlabHashAdapter {
       WC_NAMED(Mutant::link_free_winner),
       WC_NAMED(Mutant::no_reread_after_failed_cas),
       WC_NAMED(Mutant::guard_leave_without_sc_fence),
+      WC_NAMED(Mutant::guard_read_unordered),
   };
   static constexpr Named<uint32_t> fixes[] = {
       WC_NAMED(structures::slab_hash_fix::compare_source_key),

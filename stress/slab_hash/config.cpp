@@ -55,6 +55,7 @@ slab_hash slab_hash_view(const SlabHashConfig& c, uint64_t seed, ArrayPointers a
   h.mode = c.mode;
   h.mutant = c.mutant;
   h.fixes = c.fixes;
+  h.guard_order = c.guard_order;
   return h;
 }
 

@@ -17,6 +17,7 @@ struct SlabHashConfig : WarpWorkload {  // teams are warps
   structures::slab_hash_mode mode = structures::slab_hash_mode::map;
   structures::slab_hash_mutant mutant = structures::slab_hash_mutant::none;
   uint32_t fixes = structures::slab_hash_fix::kAll;  // --variant and --fixes
+  structures::slab_guard_order guard_order = structures::slab_guard_order::fence;  // --guard-order
   uint32_t super_blocks = 1, blocks_per_super = 2;  // SlabAlloc: 1,024 slabs a memory block
   uint32_t log_capacity = 0;                         // records per team; 0: exactly enough
 };

@@ -105,6 +105,7 @@ struct slab_hash {
   slab_hash_mode mode = slab_hash_mode::map;
   slab_hash_mutant mutant = slab_hash_mutant::none;
   uint32_t fixes = slab_hash_fix::kAll;  // slab_hash_fix bits: the printed lines replaced
+  slab_guard_order guard_order = slab_guard_order::fence;
 
   using lane_state = slab_alloc::warp_state;
 
@@ -140,7 +141,11 @@ struct slab_hash {
   // and for the benchmark's --guard off, which measures what the guard
   // costs. (The tiles run no other printed line: docs/papers/slab_hash.md,
   // "The tiled rounds".)
-  static constexpr int kReadOnlyLaunch = 2, kInsertOnlyLaunch = 4, kQuarterTiles = 8, kWithoutDeleteGuard = 16;
+  //
+  // Bit 5 (kGuardAcquireLoads): the guard's read side by acquire loads
+  // (slab_guard_order::acquire), not a fence.
+  static constexpr int kReadOnlyLaunch = 2, kInsertOnlyLaunch = 4, kQuarterTiles = 8, kWithoutDeleteGuard = 16,
+                       kGuardAcquireLoads = 32;
   template <int F>
   WC_HD static constexpr bool read_only_launch() {
     return F >= 0 && (F & kReadOnlyLaunch) != 0;
@@ -162,6 +167,23 @@ struct slab_hash {
   WC_HD WC_FORCE_INLINE slab_hash_mutant mutant_of() const {
     if constexpr (F < 0) return mutant;
     else return slab_hash_mutant::none;
+  }
+  template <int F>
+  WC_HD WC_FORCE_INLINE slab_guard_order guard_order_of() const {
+    if constexpr (F < 0) return guard_order;
+    else return (F & kGuardAcquireLoads) ? slab_guard_order::acquire : slab_guard_order::fence;
+  }
+  // A guarded read's slab loads: acquire ones in place of the fence after
+  // them (relaxed, with neither, under the planted bug guard_read_unordered).
+  template <int F>
+  WC_HD core::order guarded_load_order() const {
+    return guard_order_of<F>() == slab_guard_order::acquire && mutant_of<F>() != slab_hash_mutant::guard_read_unordered
+               ? core::order::acquire
+               : core::order::relaxed;
+  }
+  template <int F>
+  WC_HD bool fence_after_guarded_read() const {
+    return guard_order_of<F>() == slab_guard_order::fence && mutant_of<F>() != slab_hash_mutant::guard_read_unordered;
   }
   // True when the fix (a slab_hash_fix bit) replaces its printed line.
   template <int F>
@@ -271,10 +293,12 @@ struct slab_hash {
   // Relaxed at GPU scope (the fix relaxed_slab_loads); a plain load as
   // printed, and in a read-only launch (see kReadOnlyLaunch: no write
   // races with it).
+  // A read the guard validates (`guarded`) takes guarded_load_order.
   template <int F, class Team>
-  WC_HD uint64_t read_slab(Team& t, uint32_t* words) const {
-    const core::order o =
-        read_only_launch<F>() || !fixed<F>(slab_hash_fix::relaxed_slab_loads) ? core::order::weak : core::order::relaxed;
+  WC_HD uint64_t read_slab(Team& t, uint32_t* words, bool guarded) const {
+    const core::order o = read_only_launch<F>() || !fixed<F>(slab_hash_fix::relaxed_slab_loads) ? core::order::weak
+                          : guarded ? guarded_load_order<F>()
+                                    : core::order::relaxed;
     if (fixed<F>(slab_hash_fix::kNeedPairs)) return t.load(pair_at(words, t.lane() & ~1u), o, core::scope::gpu);
     const uint64_t word = t.load(&words[t.lane()], o, core::scope::gpu);
     return word << 32 | word;
@@ -315,9 +339,13 @@ struct slab_hash {
   // True when the slab read between guard_before and now was a snapshot:
   // every lane saw one quiet guard word before its load and the same after
   // (a seqlock read: any delete overlapping a lane's load changed it).
-  template <class Team>
-  WC_HD static bool read_was_snapshot(Team& t, const uint32_t* words, uint32_t before) {
-    t.fence(core::order::acq_rel, core::scope::gpu);
+  // The second load follows the lane's slab load by the fence here or by
+  // that load's acquire (guarded_load_order): a lane that read a removal
+  // then reads the guard its delete entered (the delete's fence.acq_rel
+  // before its CAS makes the pair a release pattern).
+  template <int F, class Team>
+  WC_HD bool read_was_snapshot(Team& t, const uint32_t* words, uint32_t before) const {
+    if (fence_after_guarded_read<F>()) t.fence(core::order::acq_rel, core::scope::gpu);
     const uint32_t after = t.load(&words[kGuardLane], core::order::relaxed, core::scope::gpu);
     const uint32_t first = t.shfl(before, 0);
     return t.all(before == first && after == first && guard_quiet(first));
@@ -381,11 +409,11 @@ struct slab_hash {
     uint32_t hops = 0;
     for (;;) {
       const uint32_t guard = guard_before<F>(t, words);
-      const uint64_t mine = read_slab<F>(t, words);
+      const uint64_t mine = read_slab<F>(t, words, absent_needs_snapshot<F>());
       // Line 14, as printed: each lane's word against the source's key.
       // (Both lanes of a pair compare its key; the mask keeps the even ones.)
       const uint32_t found = t.ballot(key_of(mine) == key) & kKeyLanes;
-      if (!found && absent_needs_snapshot<F>() && !read_was_snapshot(t, words, guard)) {
+      if (!found && absent_needs_snapshot<F>() && !read_was_snapshot<F>(t, words, guard)) {
         if (!retries.again()) return {core::op_status::gave_up};
         continue;  // a delete overlapped the read: read this slab again
       }
@@ -417,9 +445,9 @@ struct slab_hash {
     uint32_t hops = 0;
     for (;;) {
       const uint32_t guard = guard_before<F>(t, words);
-      const uint64_t mine = read_slab<F>(t, words);
+      const uint64_t mine = read_slab<F>(t, words, absent_needs_snapshot<F>());
       const uint32_t found = t.ballot(key_of(mine) == key) & kKeyLanes;
-      if (!found && absent_needs_snapshot<F>() && !read_was_snapshot(t, words, guard)) {
+      if (!found && absent_needs_snapshot<F>() && !read_was_snapshot<F>(t, words, guard)) {
         if (!retries.again()) return {core::op_status::gave_up};
         continue;  // a delete overlapped the read: read this slab again
       }
@@ -502,7 +530,7 @@ struct slab_hash {
     core::bounded_spin<Team> retries(t, words);
     uint32_t hops = 0;
     for (;;) {
-      const uint64_t mine = read_slab<F>(t, words);
+      const uint64_t mine = read_slab<F>(t, words, false);
       const uint32_t read = key_of(mine);  // the pair's key (lanes 2j and 2j + 1 alike)
       // Map: the key itself (to replace its value) or the first EMPTY slot.
       // Multimap: the first EMPTY slot.
@@ -553,7 +581,8 @@ struct slab_hash_fixed {
   slab_hash table;
   using lane_op = slab_hash::lane_op;
   using lane_state = slab_hash::lane_state;
-  static_assert((Launch & ~slab_hash::kWithoutDeleteGuard) == 0 || Launch == slab_hash::kReadOnlyLaunch ||
+  static_assert((Launch & ~(slab_hash::kWithoutDeleteGuard | slab_hash::kGuardAcquireLoads)) == 0 ||
+                Launch == slab_hash::kReadOnlyLaunch ||
                 Launch == slab_hash::kInsertOnlyLaunch);
   static_assert(Tile == 0 || Tile == 8 || Tile == 16);
   static constexpr int kFlags = static_cast<int>(M) | Launch | (Tile == 8 ? slab_hash::kQuarterTiles : 0);

@@ -27,6 +27,13 @@ inline constexpr uint32_t kAll = (1u << 9) - 1;
 inline constexpr uint32_t kNeedPairs = replace_cas_seen_pair | delete_cas_found_pair | value_from_key_load;
 }  // namespace slab_hash_fix
 
+// How a multimap search or delete orders its slab loads before the delete
+// guard's second load (the seqlock's read side, slab_hash.hpp): relaxed
+// loads, then a fence.acq_rel (issue 29), or acquire loads and no fence
+// (issue 32). Either makes each lane's second guard load follow its own
+// slab load; neither is a printed line (the guard is the fix delete_guard).
+enum class slab_guard_order : uint8_t { fence, acquire };
+
 enum class slab_hash_mutant : uint8_t {
   none,
   slab_local_uniqueness,       // REPLACE reuses tombstones, checking uniqueness only within the slab
@@ -36,6 +43,7 @@ enum class slab_hash_mutant : uint8_t {
   link_free_winner,            // a losing link CAS frees the winner's slab (use after free)
   no_reread_after_failed_cas,  // after a failed CAS, REPLACE/INSERT tries the next lane of its stale read
   guard_leave_without_sc_fence,  // a multimap DELETE releases the guard with no fence.sc after its removal (issue 29)
+  guard_read_unordered,          // a guarded slab read: relaxed loads and no fence before the guard's second load
 };
 
 }  // namespace warpcheck::structures

@@ -142,7 +142,10 @@ WC_HD void slab_hash::serve_tiled(Team& t, const lane_op& mine, bool pending, la
     uint32_t found = 16;  // the lowest wanted pair of the tile's slab (16: none)
     for (uint32_t q = 0; q < kPairs; ++q) {
       pairs[q] = active ? t.load(pair_at(words, 2 * (first_pair + q * kTileLanes)),
-                                 read_only_launch<F>() ? core::order::weak : core::order::relaxed, core::scope::gpu)
+                                 read_only_launch<F>() ? core::order::weak
+                                 : guarded             ? guarded_load_order<F>()
+                                                       : core::order::relaxed,
+                                 core::scope::gpu)
                         : kEmptyPair;
       const uint32_t read = key_of(pairs[q]);
       const bool wanted = active && (inserting ? read == kEmptyKey || (!multi && read == key) : read == key);
@@ -163,7 +166,7 @@ WC_HD void slab_hash::serve_tiled(Team& t, const lane_op& mine, bool pending, la
     if (guarded) {
       bool lane_torn = false;
       if (active && !hit) {
-        t.fence(core::order::acq_rel, core::scope::gpu);
+        if (fence_after_guarded_read<F>()) t.fence(core::order::acq_rel, core::scope::gpu);
         const uint32_t after = t.load(&words[kGuardLane], core::order::relaxed, core::scope::gpu);
         lane_torn = after != guard || !guard_quiet(guard);
       }

@@ -24,7 +24,7 @@ using test::small_table;
 constexpr sim::SchedulerKind kSchedulers[] = {sim::SchedulerKind::Random, sim::SchedulerKind::Pct,
                                               sim::SchedulerKind::Targeted};
 
-template <slab_hash_mode M, uint32_t Tile>
+template <slab_hash_mode M, uint32_t Tile, int Launch = 0>
 void tiled_rounds_under_many_schedules(uint64_t seeds, sim::MemoryModel memory_model = sim::MemoryModel::sc) {
   for (uint64_t seed = 1; seed <= seeds; ++seed) {
     SlabHashConfig c = small_table(M);
@@ -35,7 +35,7 @@ void tiled_rounds_under_many_schedules(uint64_t seeds, sim::MemoryModel memory_m
     const HostMemory memory(slab_hash_layout(c));
     const slab_hash table = slab_hash_view(c, seed, memory.pointers());
     const std::string what = std::string(M == slab_hash_mode::map ? "map" : "multimap") + ", tiles of " + std::to_string(Tile);
-    run_bulk_in_simulator(slab_hash_fixed<M, 0, Tile>{table}, memory, c, seed, 2, per_lane, what.c_str(), kSchedulers[seed % 3],
+    run_bulk_in_simulator(slab_hash_fixed<M, Launch, Tile>{table}, memory, c, seed, 2, per_lane, what.c_str(), kSchedulers[seed % 3],
                           memory_model);
     if (testing::Test::HasFatalFailure()) return;
     const auto broken = structures::slab_hash_invariants(table);
@@ -60,6 +60,8 @@ TEST(SlabHashTiles, MultimapRoundsAreLinearizableUnderManySchedules) {
 TEST(SlabHashTiles, RoundsAreLinearizableInRelaxedMemory) {
   tiled_rounds_under_many_schedules<slab_hash_mode::map, 8>(100, sim::MemoryModel::relaxed);
   tiled_rounds_under_many_schedules<slab_hash_mode::multimap, 8>(100, sim::MemoryModel::relaxed);
+  // The guard's read side by acquire loads of the slab, no fence (issue 32).
+  tiled_rounds_under_many_schedules<slab_hash_mode::multimap, 8, slab_hash::kGuardAcquireLoads>(100, sim::MemoryModel::relaxed);
 }
 
 // The inside-one-slab race (test_slab_hash.cpp's, for serve()) with each
@@ -89,6 +91,10 @@ void torn_tile_read_never_answers_absent(uint64_t seeds) {
         test::directed_absent_race(test::inside_one_slab(), seed, structures::slab_hash_fix::kAll, targeted, ServeAsRound<Tile, 0>{});
     ASSERT_EQ(guarded.verdict, Verdict::Linearizable) << "tiles of " << Tile << ", seed " << seed;
     ASSERT_FALSE(guarded.search_absent) << "tiles of " << Tile << ", seed " << seed << ": an instance was present at every moment";
+    const test::DirectedRace by_acquire = test::directed_absent_race(
+        test::inside_one_slab(), seed, structures::slab_hash_fix::kAll, targeted, ServeAsRound<Tile, slab_hash::kGuardAcquireLoads>{});
+    ASSERT_EQ(by_acquire.verdict, Verdict::Linearizable) << "guard by acquire loads, tiles of " << Tile << ", seed " << seed;
+    ASSERT_FALSE(by_acquire.search_absent) << "guard by acquire loads, tiles of " << Tile << ", seed " << seed;
     const test::DirectedRace unguarded = test::directed_absent_race(
         test::inside_one_slab(), seed, structures::slab_hash_fix::kAll, targeted, ServeAsRound<Tile, slab_hash::kWithoutDeleteGuard>{});
     ASSERT_EQ(unguarded.search_absent, unguarded.verdict == Verdict::Violation) << "tiles of " << Tile << ", seed " << seed;
