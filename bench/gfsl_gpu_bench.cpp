@@ -10,8 +10,14 @@
 // every run that had one.
 // Usage: gfsl_gpu_bench [--quick] [--mixes 1,5,10,20] [--ranges 10000,...]
 //                       [--repeat N] [--validation-tries N] [--no-check]
+//                       [--fresh-inserts] [--phases] [--off-only]
 //   (--mixes: their insert percents; N runs a row; the GFSL's validated
-//   absent tries before a read under the lock; no history checked)
+//   absent tries before a read under the lock; no history checked;
+//   MixBenchSpec's other workloads, for the public B-Trees' contracts
+//   (bench/ext/btree_bench.cu): every insert a new key, the mix as three
+//   launches of one kind each; recording off only, no slab hash)
+// Besides the table, a line a row for the joins (bench/gfsl_vs_btree.sh):
+//   ROW impl=gfsl contract=concurrent|phases workload=uniform|fresh mix=i,d,c range=N ops=N mops=M ms=T
 // Exits 77 when there is no GPU.
 #include <algorithm>
 #include <chrono>
@@ -63,11 +69,11 @@ int main(int argc, char** argv) {
   bool quick = false;
   std::vector<uint64_t> only_mixes, only_ranges;
   uint64_t repeat = 1;
-  bool check_histories = true;
+  bool check_histories = true, off_only = false;
   gpu::GfslBenchSpec base;
   auto usage = [] {
     std::fprintf(stderr, "usage: gfsl_gpu_bench [--quick] [--mixes 1,5,10,20] [--ranges 10000,...] [--repeat N] "
-                         "[--validation-tries N] [--no-check]\n");
+                         "[--validation-tries N] [--no-check] [--fresh-inserts] [--phases] [--off-only]\n");
     return 2;
   };
   for (int i = 1; i < argc; ++i) {
@@ -76,6 +82,12 @@ int main(int argc, char** argv) {
       quick = true;
     } else if (flag == "--no-check") {
       check_histories = false;
+    } else if (flag == "--fresh-inserts") {
+      base.mix.fresh_inserts = true;
+    } else if (flag == "--phases") {
+      base.mix.phases = true;
+    } else if (flag == "--off-only") {
+      off_only = true;
     } else if (i + 1 < argc && (flag == "--mixes" || flag == "--ranges")) {
       auto& only = flag == "--mixes" ? only_mixes : only_ranges;
       if ((only = bench::whole_numbers(argv[++i], ',')).empty()) return usage();
@@ -102,8 +114,10 @@ int main(int argc, char** argv) {
   const uint64_t operations = quick ? 1 << 16 : 10'000'000;
   const std::vector<uint64_t> ranges =
       quick ? std::vector<uint64_t>{10'000, 1'000'000} : std::vector<uint64_t>{10'000, 100'000, 1'000'000, 10'000'000, 100'000'000};
-  std::printf("| mix [i,d,c] | key range | GFSL-32 M/s | GFSL-32 recorded M/s | recorded / off | slab hash M/s | GFSL / slab hash | chunks | height | check | invariants | row s |\n");
-  std::printf("|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+  if (!off_only) {  // --off-only prints the ROW lines alone
+    std::printf("| mix [i,d,c] | key range | GFSL-32 M/s | GFSL-32 recorded M/s | recorded / off | slab hash M/s | GFSL / slab hash | chunks | height | check | invariants | row s |\n");
+    std::printf("|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+  }
   int bad = 0;
   std::vector<std::string> faults;
   for (const Mix& mix : kMixes) {
@@ -118,6 +132,19 @@ int main(int argc, char** argv) {
       spec.mix.insert = mix.insert;
       spec.mix.erase = mix.erase;
       const gpu::GfslBenchResult off = gpu::run_gfsl_bench(spec);
+      const double g = mops(operations, off.times.mix_ms);
+      std::printf("ROW impl=gfsl contract=%s workload=%s mix=%u,%u,%u range=%llu ops=%llu mops=%.1f ms=%.4f\n",
+                  spec.mix.phases ? "phases" : "concurrent", spec.mix.fresh_inserts ? "fresh" : "uniform", mix.insert, mix.erase,
+                  100 - mix.insert - mix.erase, static_cast<unsigned long long>(range),
+                  static_cast<unsigned long long>(operations), g, off.times.mix_ms);
+      if (off_only) {
+        if (off.times.faults) {
+          ++bad;
+          faults.push_back("[" + std::to_string(mix.insert) + "," + std::to_string(mix.erase) + "] " + std::to_string(range) +
+                           ": GFSL: " + describe_gpu_faults(off.times.first_fault, off.memory->layout(), off.device_bases, "warp"));
+        }
+        continue;
+      }
       spec.mix.record = true;
       const gpu::GfslBenchResult on = gpu::run_gfsl_bench(spec);
       spec.mix.record = false;
@@ -143,8 +170,7 @@ int main(int argc, char** argv) {
           faults.push_back(row + std::string("GFSL, recording ") + (run == &off ? "off" : "on") + ": " +
                            describe_gpu_faults(run->times.first_fault, run->memory->layout(), run->device_bases, "warp"));
       if (slab.times.faults) faults.push_back(row + std::string("slab hash: ") + describe_gpu_faults(slab.times.first_fault, {}, {}, "warp"));
-      const double g = mops(operations, off.times.mix_ms), rec = mops(operations, on.times.mix_ms),
-                   s = mops(operations, slab.times.mix_ms);
+      const double rec = mops(operations, on.times.mix_ms), s = mops(operations, slab.times.mix_ms);
       const double row_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - row_start).count();
       std::printf("| [%u,%u,%u] | %llu | %.0f | %.0f | %.2fx | %.0f | %.2f | %u | %u | %s | %s | %.0f |\n", mix.insert, mix.erase,
                   100 - mix.insert - mix.erase, static_cast<unsigned long long>(range), g, rec, g / rec, s, g / s,

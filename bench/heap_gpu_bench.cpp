@@ -9,7 +9,14 @@
 //  3. Fig. 15: heaps prefilled to 2^6, 2^10, 2^14 nodes, then push-pop pairs
 //     from every block at once, the corrected variants (the paper's
 //     deadlock there, F2 and B1: `warpcheck stress --backend gpu` shows it).
-// Usage: heap_gpu_bench [--quick] [--keys N]. Exits 77 without a GPU.
+// Usage: heap_gpu_bench [--quick] [--keys N] [--table1-only]
+//   [--orders random,ascending,descending] [--cpu on|off] [--spin-bound N]
+//   (--table1-only: the first table alone, e.g. at the paper's 2^29 keys;
+//   --cpu off: without std::priority_queue, minutes at that size;
+//   --spin-bound: backed-off spins before a wait is a fault, default 2^24,
+//   about four seconds: a larger bound tells starvation from deadlock).
+// The first fault of every run that had one is printed after the tables.
+// Exits 77 without a GPU, 2 on a bad argument.
 #include <cuda_runtime.h>
 
 #include <chrono>
@@ -18,9 +25,11 @@
 #include <queue>
 #include <string>
 
+#include "bench/bench_args.hpp"
 #include "linearizability/checker.hpp"
 #include "stress/gpu/device_info.hpp"
 #include "stress/recorder/recorded_history.hpp"
+#include "stress/harness/seed_runs.hpp"
 #include "stress/heap/gpu.hpp"
 
 using namespace warpcheck;
@@ -92,12 +101,51 @@ double cpu_priority_queue_ms(const gpu::HeapBenchSpec& s) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  bool quick = false;
-  uint64_t n = uint64_t(1) << 26;
+  bool quick = false, table1_only = false, cpu = true;
+  uint64_t n = uint64_t(1) << 26, spin_bound = gpu::HeapBenchSpec{}.spin_bound;
+  bool orders[3] = {true, true, true};
+  auto usage = [] {
+    std::fprintf(stderr, "usage: heap_gpu_bench [--quick] [--keys N] [--table1-only] [--orders random,ascending,descending] "
+                         "[--cpu on|off] [--spin-bound N]\n");
+    return 2;
+  };
   for (int i = 1; i < argc; ++i) {
-    if (!std::strcmp(argv[i], "--quick")) quick = true;
-    else if (!std::strcmp(argv[i], "--keys") && i + 1 < argc) n = std::stoull(argv[++i]);
+    const std::string a = argv[i];
+    if (a == "--quick") {
+      quick = true;
+    } else if (a == "--table1-only") {
+      table1_only = true;
+    } else if (a == "--keys" && i + 1 < argc) {
+      const auto v = bench::whole_number(argv[++i], uint64_t(1) << 32);
+      if (!v || *v == 0) return usage();
+      n = *v;
+    } else if (a == "--spin-bound" && i + 1 < argc) {
+      const auto v = bench::whole_number(argv[++i], uint64_t(1) << 40);
+      if (!v || *v == 0) return usage();
+      spin_bound = *v;
+    } else if (a == "--cpu" && i + 1 < argc) {
+      const std::string v = argv[++i];
+      if (v != "on" && v != "off") return usage();
+      cpu = v == "on";
+    } else if (a == "--orders" && i + 1 < argc) {
+      const std::string v = std::string(",") + argv[++i] + ",";
+      for (int o = 0; o < 3; ++o) orders[o] = v.find(std::string(",") + kOrders[o] + ",") != std::string::npos;
+      size_t named = 0;
+      for (int o = 0; o < 3; ++o) named += orders[o] ? std::strlen(kOrders[o]) + 1 : 0;
+      if (named + 1 != v.size()) return usage();  // a name that is not an order
+    } else {
+      return usage();
+    }
   }
+  auto spec_of = [spin_bound](const Variant& v, uint32_t b, uint32_t t, uint32_t kk) {
+    gpu::HeapBenchSpec s = spec_for(v, b, t, kk);
+    s.spin_bound = spin_bound;
+    return s;
+  };
+  std::vector<std::string> faults;  // each faulted run's first fault, printed at the end
+  auto note_faults = [&faults](const std::string& run, const gpu::HeapBenchResult& r) {
+    if (r.faults) faults.push_back(run + ": " + describe_gpu_faults(r.first_fault, r.memory->layout(), r.device_bases, "block"));
+  };
   const gpu::DeviceInfo dev = gpu::device_info();
   if (!dev.present) {
     std::printf("SKIP: no CUDA device (%s): the heap benchmark needs one\n", dev.why_absent.c_str());
@@ -113,39 +161,49 @@ int main(int argc, char** argv) {
   History empty;
   empty.meta.model = ModelId::PriorityQueue;
   for (int order = 0; order < 3; ++order) {
+    if (!orders[order]) continue;
     for (const Variant& v : kVariants) {
-      gpu::HeapBenchSpec s = spec_for(v, blocks, threads, k);
+      gpu::HeapBenchSpec s = spec_of(v, blocks, threads, k);
       s.keys = n;
       s.order = heap_keys::order_kind(order);
       auto r = gpu::run_heap_bench(s);
+      note_faults(std::string("Table 1, ") + v.name + ", " + kOrders[order], r);
       const std::string after = judge_memory(r, empty);
       if (v.fixes) bad += after != "ok" || r.faults;  // the paper's variants: findings, reported
       std::printf("| %s | %s | %.1f | %.1f | %.1f | %s | %llu |\n", v.name, kOrders[order], r.insert_ms, r.delete_ms,
                   r.insert_ms + r.delete_ms, after.c_str(), (unsigned long long)r.faults);
     }
-    gpu::HeapBenchSpec same = spec_for(kVariants[0], blocks, threads, k);  // the keys the variants pushed
+    gpu::HeapBenchSpec same = spec_of(kVariants[0], blocks, threads, k);  // the keys the variants pushed
     same.keys = n;
     same.order = heap_keys::order_kind(order);
-    std::printf("| std::priority_queue (1 CPU core) | %s | | | %.1f | | |\n", kOrders[order], cpu_priority_queue_ms(same));
+    if (cpu) std::printf("| std::priority_queue (1 CPU core) | %s | | | %.1f | | |\n", kOrders[order], cpu_priority_queue_ms(same));
   }
+  auto finish = [&bad, &faults] {
+    for (const std::string& f : faults) std::printf("fault: %s\n", f.c_str());
+    std::printf("\nruns of the corrected variants judged wrong (faults, broken invariants, violations): %d\n", bad);
+    return bad ? 1 : 0;
+  };
+  if (table1_only) return finish();
 
   std::printf("\n## Recording (random keys): off and on, then a recorded run checked\n\n");
   std::printf("| variant | keys | rec | insert | delete | check |\n|---|---|---|---|---|---|\n");
   for (const Variant& v : kVariants) {
     for (bool record : {false, true}) {
-      gpu::HeapBenchSpec s = spec_for(v, blocks, threads, k);
+      gpu::HeapBenchSpec s = spec_of(v, blocks, threads, k);
       s.keys = quick ? n : n / 4;
       s.record = record;
       auto r = gpu::run_heap_bench(s);
+      note_faults(std::string("recording ") + (record ? "on, " : "off, ") + v.name, r);
       if (v.fixes) bad += r.faults != 0;
       std::printf("| %s | %llu | %s | %.1f | %.1f | %s |\n", v.name, (unsigned long long)s.keys, record ? "on" : "off",
                   r.insert_ms, r.delete_ms, r.faults ? "FAULTS" : "-");
     }
     // Small enough for the checker's sorted-vector state (pushes cost O(size)).
-    gpu::HeapBenchSpec s = spec_for(v, blocks, 128, 256);
+    gpu::HeapBenchSpec s = spec_of(v, blocks, 128, 256);
     s.keys = uint64_t(1) << 17;
     s.record = true;
     auto r = gpu::run_heap_bench(s);
+    note_faults(std::string("recorded and checked, ") + v.name, r);
     HistoryMeta meta;
     meta.model = ModelId::PriorityQueue;
     const History h = history_from_log(*r.log, meta);
@@ -166,10 +224,11 @@ int main(int argc, char** argv) {
   for (uint32_t levels : quick ? std::vector<uint32_t>{6} : std::vector<uint32_t>{6, 10, 14}) {
     for (const Variant& v : kVariants) {
       if (v.fixes == 0) continue;
-      gpu::HeapBenchSpec s = spec_for(v, blocks, threads, k);
+      gpu::HeapBenchSpec s = spec_of(v, blocks, threads, k);
       s.prefill_nodes = 1u << levels;
       s.pairs_per_block = pairs;
       auto r = gpu::run_heap_bench(s);
+      note_faults(std::string("Fig. 15, ") + v.name + ", 2^" + std::to_string(levels), r);
       // Not recorded, so the keys it should hold are unknown: the structure only.
       History unknown;
       unknown.meta.model = ModelId::PriorityQueue;
@@ -180,6 +239,5 @@ int main(int argc, char** argv) {
                   1000 * r.pairs_ms / (double(blocks) * pairs), (unsigned long long)r.faults, after.c_str());
     }
   }
-  std::printf("\nruns of the corrected variants judged wrong (faults, broken invariants, violations): %d\n", bad);
-  return bad ? 1 : 0;
+  return finish();
 }

@@ -3,10 +3,15 @@
 // same load factors, the same four phases (insert every pair, find every
 // key, find half present and half absent, erase every key), the table in GPU
 // memory or in pinned, mapped host memory (its allocator swapped), the
-// median of three fresh tables. cuCollections is not part of this
-// repository: bench/ext/build_cuco_bench.sh builds this file against a
-// fetched copy. Usage: cuco_static_map_gpu_bench [--quick]; exits 77 without
-// a GPU.
+// median of three fresh tables. Every table is built with static_map's
+// default Scope, cuda::thread_scope_device; each out-of-core (host) table is
+// built a second time for cuda::thread_scope_system, the scope a user whose
+// host may touch the table would pick (issue 32), and printed as its own row
+// right after the device-scope one. In-core (device) tables are built for
+// device scope only. The last column tells the rows apart: scope=device or
+// scope=system. cuCollections is not part of this repository:
+// bench/ext/build_cuco_bench.sh builds this file against a fetched copy.
+// Usage: cuco_static_map_gpu_bench [--quick]; exits 77 without a GPU.
 #include "bench/ext/cccl3_compat.hpp"  // before cuCollections
 #include <cuco/static_map.cuh>
 #include <thrust/count.h>
@@ -74,9 +79,16 @@ struct value_is_own {
   __device__ bool operator()(thrust::tuple<uint64_t, V> t) const { return thrust::get<1>(t) == V(thrust::get<0>(t) + 1); }
 };
 
-template <class K, class V, class Alloc>
+// The row's tag for a map built for Scope.
+template <cuda::thread_scope Scope>
+constexpr const char* scope_tag() {
+  static_assert(Scope == cuda::thread_scope_device || Scope == cuda::thread_scope_system);
+  return Scope == cuda::thread_scope_system ? "scope=system" : "scope=device";
+}
+
+template <class K, class V, class Alloc, cuda::thread_scope Scope>
 void run(bool host, uint64_t pairs, double load, int repeats) {
-  using map_type = cuco::static_map<K, V, cuco::extent<std::size_t>, cuda::thread_scope_device, thrust::equal_to<K>,
+  using map_type = cuco::static_map<K, V, cuco::extent<std::size_t>, Scope, thrust::equal_to<K>,
                                     cuco::linear_probing<4, cuco::default_hash_function<K>>, Alloc, cuco::storage<1>>;
   // Sentinels no benchmark key takes (the keys are 32-bit; the 4-byte
   // table reserves two of them: checked below).
@@ -97,7 +109,8 @@ void run(bool host, uint64_t pairs, double load, int repeats) {
   bool ok = true;
   for (int rep = 0; rep < repeats; ++rep) {
     map_type map{std::size_t(std::ceil(double(pairs) / load)), cuco::empty_key<K>{empty}, cuco::empty_value<V>{V(0)},
-                 cuco::erased_key<K>{erased}, thrust::equal_to<K>{}, {}, {}, {}, Alloc{}};
+                 cuco::erased_key<K>{erased}, thrust::equal_to<K>{}, {}, cuco::cuda_thread_scope<Scope>{}, {},
+                 Alloc{}};
     capacity = map.capacity();
     check(cudaDeviceSynchronize(), "map construction");
     ms[0].push_back(timed_launch([&] { map.insert_async(pairs_d.begin(), pairs_d.end()); }));
@@ -111,18 +124,22 @@ void run(bool host, uint64_t pairs, double load, int repeats) {
     ms[3].push_back(timed_launch([&] { map.erase_async(keys.begin(), keys.end()); }));
     if (rep == 0) ok = ok && map.size() == 0;
   }
-  std::printf("| %s | %.2f | %zu | %zu | cuCollections static_map (linear probing, CG 4) | %zu | %.0f | %.0f | %.0f | %.0f | %s |\n",
-              host ? "host" : "device", load, sizeof(K), sizeof(V), capacity, mops(pairs, median(ms[0])),
-              mops(pairs, median(ms[1])), mops(pairs, median(ms[2])), mops(pairs, median(ms[3])),
-              ok ? "every key found with its value, emptied" : "WRONG: a key missing or a value not its own");
+  std::printf(
+      "| %s | %.2f | %zu | %zu | cuCollections static_map (linear probing, CG 4) | %zu | %.0f | %.0f | %.0f | %.0f | %s | %s |\n",
+      host ? "host" : "device", load, sizeof(K), sizeof(V), capacity, mops(pairs, median(ms[0])),
+      mops(pairs, median(ms[1])), mops(pairs, median(ms[2])), mops(pairs, median(ms[3])),
+      ok ? "every key found with its value, emptied" : "WRONG: a key missing or a value not its own", scope_tag<Scope>());
   std::fflush(stdout);
   if (!ok) std::exit(1);
 }
 
 template <class K, class V>
 void both_tables(uint64_t pairs, double load, int repeats) {
-  run<K, V, cuco::cuda_allocator<cuco::pair<K, V>>>(false, pairs, load, repeats);
-  run<K, V, mapped_host_allocator<cuco::pair<K, V>>>(true, pairs, load, repeats);
+  using in_core = cuco::cuda_allocator<cuco::pair<K, V>>;
+  using out_of_core = mapped_host_allocator<cuco::pair<K, V>>;
+  run<K, V, in_core, cuda::thread_scope_device>(false, pairs, load, repeats);
+  run<K, V, out_of_core, cuda::thread_scope_device>(true, pairs, load, repeats);
+  run<K, V, out_of_core, cuda::thread_scope_system>(true, pairs, load, repeats);
 }
 
 }  // namespace
@@ -142,7 +159,7 @@ int main(int argc, char** argv) {
   cudaGetDeviceProperties(&p, 0);
   std::printf("device: %s; cuCollections static_map, the same pairs as stadium_gpu_bench\n\n", p.name);
   std::printf("| table | load | key B | value B | map | slots | insert M/s | find present M/s | find half absent M/s | "
-              "erase M/s | check |\n|---|---|---|---|---|---|---|---|---|---|---|\n");
+              "erase M/s | check | scope |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n");
   const uint64_t pairs = quick ? uint64_t(1) << 18 : uint64_t(1) << 25;
   const int repeats = quick ? 1 : 3;
   try {

@@ -2,13 +2,19 @@
 // Farach-Colton, Owens, IPDPS 2018) on the same operations as this
 // project's slab_hash_gpu_bench (stress/slab_hash/bench_ops.hpp): 2^22
 // distinct keys, buckets from slabs a bucket as ours computes them, then
-// the same phases on one table: build (its insertPair, no uniqueness
-// check), search present and absent (its searchKey, one query a thread in
-// the warp work-sharing loop, and its bulk searchKeyBulk), and the three
-// concurrent mixes through its batched_operations kernel (inserts, then
-// deletes, then searches, each lane's one operation). Median of --repeats
-// fresh tables after one warm-up table. Prints one machine-readable line a
-// measurement:
+// the same phases, each contract on its own fresh table:
+//  - duplicates allowed (our multimap's INSERT): build with its buildBulk
+//    (insertPair, no uniqueness check), search present and absent (its
+//    searchKey, one query a thread in the warp work-sharing loop, and its
+//    bulk searchKeyBulk), and the three concurrent mixes through its
+//    batched_operations kernel (inserts, then deletes, then searches, each
+//    lane's one operation);
+//  - unique keys (our map's REPLACE): build with buildBulkWithUniqueKeys
+//    (insertPairUnique), and the same mixes through batched_unique below,
+//    its kernel with insertPairUnique in place of insertPair (rows
+//    *_unique).
+// Median of --repeats fresh tables after one warm-up table. Prints one
+// machine-readable line a measurement:
 //   ROW impl=public beta=B buckets=N util=U phase=P mops=M ms=T
 // and a markdown table. The public code is not part of this repository:
 // bench/ext/slab_hash_public_build.sh builds this file against a fetched copy.
@@ -18,6 +24,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <random>
 #include <cstdlib>
 #include <cstring>
 #include <string>
@@ -44,6 +51,51 @@ __global__ void fill_phase(phase_gen gen, uint64_t count, uint32_t* keys, uint32
   if (values) values[i] = op.value;
   if (words) words[i] = uint32_t(op.code) << 30 | op.key;
 }
+
+using map_context = GpuSlabHashContext<uint32_t, uint32_t, SlabHashTypeT::ConcurrentMap>;
+
+// The public batched_operations kernel (its concurrent_kernel.cuh), written
+// again here with insertPairUnique in place of insertPair: the same
+// work-sharing loops in the same order, the unique-key contract.
+__global__ void batched_unique(const uint32_t* words, uint32_t* results, uint32_t count, map_context table) {
+  uint32_t tid = threadIdx.x + blockIdx.x * blockDim.x;  // not const: its initAllocator takes references
+  uint32_t lane = threadIdx.x & 0x1F;
+  if (tid - lane >= count) return;  // whole warps only: the loops below are warp-wide
+  AllocatorContextT alloc(table.getAllocatorContext());
+  alloc.initAllocator(tid, lane);
+  uint32_t code = 0, key = 0, value = 0, bucket = 0;
+  if (tid < count) {
+    code = words[tid] >> 30;
+    key = words[tid] & 0x3FFFFFFF;
+    bucket = table.computeBucket(key);
+    value = key;  // as its kernel does
+  }
+  bool to_insert = code == kInsert, to_delete = code == kErase, to_search = code == kSearch;
+  table.insertPairUnique(to_insert, lane, key, value, bucket, alloc);
+  table.deleteKey(to_delete, lane, key, bucket);
+  table.searchKey(to_search, lane, key, value, bucket);
+  if (code == kSearch && value != SEARCH_NOT_FOUND) results[tid] = value;
+}
+
+// A table of the public code whose device context this program holds (its
+// GpuSlabHash keeps its own private): the same construction, bucket array
+// all EMPTY and the hash drawn as GpuSlabHash draws it.
+struct unique_table {
+  uint32_t* slabs = nullptr;
+  map_context context;
+  unique_table(uint32_t buckets, DynamicAllocatorT& allocator, uint64_t seed) {
+    const size_t bytes = map_context::getSlabUnitSize() * buckets;
+    check(cudaMalloc(&slabs, bytes), "cudaMalloc");
+    check(cudaMemset(slabs, 0xFF, bytes), "cudaMemset");
+    std::mt19937 rng(static_cast<uint32_t>(seed));
+    constexpr uint32_t kPrime = 4294967291u;
+    const uint32_t x = std::max<uint32_t>(rng() % kPrime, 1), y = rng() % kPrime;
+    context.initParameters(buckets, x, y, reinterpret_cast<int8_t*>(slabs), allocator.getContextPtr());
+  }
+  ~unique_table() { cudaFree(slabs); }
+  unique_table(const unique_table&) = delete;
+  unique_table& operator=(const unique_table&) = delete;
+};
 
 __global__ void count_found(const uint32_t* results, uint64_t count, const uint32_t* values, unsigned long long* found,
                             unsigned long long* right) {
@@ -76,11 +128,13 @@ std::vector<double> parse_list(const char* s) {
 }
 
 // Rows: build, search present (individual, bulk), search absent
-// (individual, bulk), three mixes.
-constexpr int kRows = 8;
-constexpr const char* kRowNames[kRows] = {"build_insert",       "search_present", "search_present_bulk",
-                                          "search_absent",      "search_absent_bulk", "mix_50_50_0_0",
-                                          "mix_20_20_30_30",    "mix_10_10_40_40"};
+// (individual, bulk), three mixes (duplicates allowed); then build and the
+// three mixes with unique keys.
+constexpr int kRows = 12;
+constexpr const char* kRowNames[kRows] = {
+    "build_insert",       "search_present",  "search_present_bulk", "search_absent",
+    "search_absent_bulk", "mix_50_50_0_0",   "mix_20_20_30_30",     "mix_10_10_40_40",
+    "build_unique",       "mix_50_50_0_0_unique", "mix_20_20_30_30_unique", "mix_10_10_40_40_unique"};
 
 int run(int argc, char** argv) {
   uint64_t n = uint64_t(1) << 22;
@@ -136,7 +190,8 @@ int run(int argc, char** argv) {
   const uint32_t fill_blocks = static_cast<uint32_t>((n + 255) / 256);
 
   std::printf("| beta | buckets | utilization | build (insertPair) | search present | bulk | search absent | bulk | "
-              "mix .5/.5/0/0 | mix .2/.2/.3/.3 | mix .1/.1/.4/.4 | check |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+              "mix .5/.5/0/0 | mix .2/.2/.3/.3 | mix .1/.1/.4/.4 | build (insertPairUnique) | unique mixes | check |\n"
+              "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
   int bad = 0;
   for (double beta : betas) {
     const uint32_t buckets = buckets_for(n, beta);
@@ -185,6 +240,31 @@ int run(int argc, char** argv) {
         t[5 + m] = warpcheck::gpu::timed_launch([&] { table.batchedOperation(words, results, uint32_t(n)); });
       }
       check(cudaDeviceSynchronize(), "phases");
+      {  // the unique-key contract, on a fresh table of its own (and its own allocator)
+        DynamicAllocatorT unique_allocator;
+        unique_table unique(buckets, unique_allocator, seed * 7919 + rep);
+        fill(0, false);
+        t[8] = warpcheck::gpu::timed_launch([&] {
+          build_table_with_unique_keys_kernel<uint32_t, uint32_t><<<fill_blocks * 2, 128>>>(keys, values, uint32_t(n), unique.context);
+        });
+        // Every build key is in: the unique table answers every present search.
+        fill(1, false);
+        check(cudaMemset(results, 0xFF, n * 4), "memset");
+        search_table<uint32_t, uint32_t><<<fill_blocks * 2, 128>>>(keys, results, uint32_t(n), unique.context);
+        check(cudaMemset(counters, 0, 16), "memset");
+        count_found<<<fill_blocks, 256>>>(results, n, nullptr, counters, counters + 1);
+        unsigned long long found[2];
+        check(cudaMemcpy(found, counters, 16, cudaMemcpyDeviceToHost), "copy");
+        if (found[0] != n) {
+          verdict = "WRONG: " + std::to_string(found[0]) + " of " + std::to_string(n) + " found after build_unique";
+          ++bad;
+        }
+        for (int m = 0; m < 3; ++m) {
+          fill(3 + m, true);
+          t[9 + m] = warpcheck::gpu::timed_launch(
+              [&] { batched_unique<<<fill_blocks * 2, 128>>>(words, results, uint32_t(n), unique.context); });
+        }
+      }
       if (rep == 0) continue;
       for (int r = 0; r < kRows; ++r) ms[r].push_back(t[r]);
       util += lf / repeats;
@@ -195,9 +275,10 @@ int run(int argc, char** argv) {
       std::printf("ROW impl=public beta=%.2f buckets=%u util=%.4f phase=%s mops=%.1f ms=%.4f\n", beta, buckets, util,
                   kRowNames[r], med[r] > 0 ? double(n) / med[r] / 1e3 : 0.0, med[r]);
     }
-    std::printf("| %.1f | %u | %.0f%% | %.0f | %.0f | %.0f | %.0f | %.0f | %.0f | %.0f | %.0f | %s |\n", beta, buckets,
-                100 * util, n / med[0] / 1e3, n / med[1] / 1e3, n / med[2] / 1e3, n / med[3] / 1e3, n / med[4] / 1e3,
-                n / med[5] / 1e3, n / med[6] / 1e3, n / med[7] / 1e3, verdict.c_str());
+    std::printf("| %.1f | %u | %.0f%% | %.0f | %.0f | %.0f | %.0f | %.0f | %.0f | %.0f | %.0f | %.0f | %.0f / %.0f / %.0f | %s |\n",
+                beta, buckets, 100 * util, n / med[0] / 1e3, n / med[1] / 1e3, n / med[2] / 1e3, n / med[3] / 1e3,
+                n / med[4] / 1e3, n / med[5] / 1e3, n / med[6] / 1e3, n / med[7] / 1e3, n / med[8] / 1e3,
+                n / med[9] / 1e3, n / med[10] / 1e3, n / med[11] / 1e3, verdict.c_str());
     std::fflush(stdout);
   }
   cudaFree(keys);

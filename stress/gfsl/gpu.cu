@@ -22,7 +22,7 @@ GfslBenchResult run_gfsl_bench(const GfslBenchSpec& spec) {
   c.chunk = spec.chunk;
   c.fixes = structures::gfsl_fix::kAll;
   c.validation_tries = spec.validation_tries;
-  c.keys = static_cast<int64_t>(mix.range);
+  c.keys = static_cast<int64_t>(mix.key_bound());
   c.ops_per_lane = mix.ops_per_lane;
   c.teams = mix.teams();
   // Room for every split: the keys at most, over half-full chunks, on every level, twice.

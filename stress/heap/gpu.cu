@@ -167,6 +167,8 @@ HeapBenchResult run_heap_bench(const HeapBenchSpec& spec) {
   cuda_backend::device_faults f{};
   faults.to_host(&f);
   r.faults = f.count;
+  r.first_fault = f;
+  for (void* base : heap.pointers()) r.device_bases.push_back(reinterpret_cast<uintptr_t>(base));
   if (log) r.log = log->to_host();
   r.memory = heap.to_host();
   r.config = c;

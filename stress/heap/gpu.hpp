@@ -35,6 +35,8 @@ struct HeapBenchSpec {
 struct HeapBenchResult {
   double prefill_ms = 0, insert_ms = 0, delete_ms = 0, pairs_ms = 0;
   uint64_t faults = 0;
+  cuda_backend::device_faults first_fault{};  // the details of the first
+  std::vector<uintptr_t> device_bases;        // the heap's arrays on the device, for the fault's address
   std::unique_ptr<HostLog> log;
   std::unique_ptr<HostMemory> memory;  // the heap left by the run
   HeapConfig config;

@@ -3,13 +3,19 @@
 // slab_hash_public_bench.cu) so that both tables are built from the same
 // keys and run the same searches and mixes, operation for operation.
 //
-// Phases on `n` distinct keys (indices: [0, n) built, [n, 2n) inserted by
-// the mixes, [4n, ...) never present):
+// Phases on `n` distinct keys (indices: [0, n) built, [n, 4n) inserted by
+// the mixes, [5n, 6n) never present; so n < 2^30 / 6):
 //   0 build: insert key i with value i + 1
 //   1 search present: a key of [0, n), drawn
-//   2 search absent: key 4n + i
+//   2 search absent: key 5n + i
 //   3+ a mix (insert new, delete existing, search existing, search absent)
-//      in percent; deletes and existing searches draw from [0, n).
+//      in percent; deletes and existing searches draw from [0, n). Mix m
+//      (0, 1, 2) inserts keys of [(m + 1)n, (m + 2)n), each at most once: no insert
+//      meets its key present, so an upsert (our map's REPLACE), an insert
+//      if absent (the public insertPairUnique) and an insert that allows
+//      duplicates (INSERT, insertPair) do the same to the table, and each
+//      is compared with its own contract's counterpart (no mix re-inserts
+//      what an earlier one inserted, as the mixes before issue 32 did).
 // Keys are a bijection of the index on [0, 2^30): the public concurrent
 // benchmark packs its op code into the key's two top bits.
 #pragma once
@@ -40,7 +46,8 @@ struct bench_op {
 
 // The mixes, in order: (.5,.5,0,0), (.2,.2,.3,.3), (.1,.1,.4,.4).
 inline constexpr uint32_t kMixes[3][4] = {{50, 50, 0, 0}, {20, 20, 30, 30}, {10, 10, 40, 40}};
-inline constexpr int kPhases = 6;  // build, search present, search absent, three mixes
+inline constexpr int kPhases = 6;
+inline constexpr uint64_t kMaxElements = uint64_t(1) << 27;  // 6n keys below 2^30  // build, search present, search absent, three mixes
 inline constexpr const char* kPhaseNames[kPhases] = {"build", "search_present", "search_absent", "mix_50_50_0_0",
                                                      "mix_20_20_30_30", "mix_10_10_40_40"};
 
@@ -56,7 +63,7 @@ struct phase_gen {
       return op;
     }
     if (phase == 1 || phase == 2) {
-      op.key = key_of_index(phase == 1 ? detail::splitmix64(i + salt) % n : 4 * n + i);
+      op.key = key_of_index(phase == 1 ? detail::splitmix64(i + salt) % n : 5 * n + i);
       return op;
     }
     // kMixes[phase - 3] (a host array: spelled out for device code)
@@ -65,13 +72,13 @@ struct phase_gen {
     const uint32_t pick = static_cast<uint32_t>(detail::splitmix64(i ^ salt) % 100);
     if (pick < percent[0]) {
       op.code = kInsert;
-      op.key = key_of_index(n + (i + salt) % n);
+      op.key = key_of_index(uint64_t(phase - 2) * n + (i + salt) % n);
       op.value = static_cast<uint32_t>((n + i + salt % 1000) % 0x3FFFFFF0u) + 1;
     } else if (pick < percent[0] + percent[1]) {
       op.code = kErase;
       op.key = key_of_index(detail::splitmix64(i + 7 * salt) % n);
     } else {
-      op.key = key_of_index(pick < percent[0] + percent[1] + percent[2] ? detail::splitmix64(i + 3 * salt) % n : 4 * n + i);
+      op.key = key_of_index(pick < percent[0] + percent[1] + percent[2] ? detail::splitmix64(i + 3 * salt) % n : 5 * n + i);
     }
     return op;
   }

@@ -136,6 +136,9 @@ float launch_bulk(bool fixed, uint32_t tile, int launch, bool bounded, uint32_t 
                            structures::slab_hash_fixed<slab_hash_mode::multimap, slab_hash::kWithoutDeleteGuard, 8>{s}, l);
     return launch_bulk_fixed<8>(launch, bounded, per_lane, s, l);
   }
+  if (fixed && tile == 8 && s.mode == slab_hash_mode::multimap && s.mutant == structures::slab_hash_mutant::none && every_fix &&
+      s.guard_order == structures::slab_guard_order::acquire && launch == 0)  // --guard acquire: the guarded launches
+    return launch_bulk_s(bounded, per_lane, structures::slab_hash_fixed<slab_hash_mode::multimap, slab_hash::kGuardAcquireLoads, 8>{s}, l);
   if (fixed && s.mutant == structures::slab_hash_mutant::none && every_fix) {
     if (tile == 16) return launch_bulk_fixed<16>(launch, bounded, per_lane, s, l);
     if (tile == 8) return launch_bulk_fixed<8>(launch, bounded, per_lane, s, l);
@@ -169,12 +172,16 @@ SlabHashBenchResult run_slab_hash_bench(const SlabHashBenchSpec& spec) {
   const uint64_t n = spec.elements;
   const bool bulk = spec.driver == SlabBenchDriver::bulk;
   const uint32_t per_lane = bulk ? spec.per_lane : 1;
-  if (n % 256 || n == 0) throw std::invalid_argument("bench: elements must be a positive multiple of 256");
+  if (n % 256 || n == 0 || n > sb::kMaxElements)  // six phases' keys fit the public code's 30 bits
+    throw std::invalid_argument("bench: elements must be a positive multiple of 256, at most 2^27");
   if (!bulk && spec.record == SlabBenchRecord::per_batch)
     throw std::invalid_argument("bench: per-batch recording needs the bulk driver");
   if (spec.unguarded && (!bulk || !spec.fixed_mode || spec.tile != 8 || spec.mode != structures::slab_hash_mode::multimap ||
                          spec.record != SlabBenchRecord::off))
     throw std::invalid_argument("bench: --guard off is the bulk driver's multimap, mode fixed, tiles of 8, recording off");
+  if (spec.guard_order == structures::slab_guard_order::acquire &&
+      (spec.unguarded || !bulk || !spec.fixed_mode || spec.tile != 8 || spec.mode != structures::slab_hash_mode::multimap))
+    throw std::invalid_argument("bench: --guard acquire is the bulk driver's multimap, mode fixed, tiles of 8");
   if (bulk && (spec.block % 32 || spec.block == 0 || spec.block > kMaxBulkBlock))
     throw std::invalid_argument("bench: block must be a multiple of 32 up to 256");
   SlabHashConfig c;
@@ -213,6 +220,7 @@ SlabHashBenchResult run_slab_hash_bench(const SlabHashBenchSpec& spec) {
   r.buckets = c.buckets;
   slab_hash view = slab_hash_view(c, spec.seed, table.pointers());
   if (spec.unguarded) view.fixes &= ~structures::slab_hash_fix::delete_guard;
+  view.guard_order = spec.guard_order;
   const uint32_t tables = std::max(spec.repeats, 1u) + spec.warmup;
   const uint32_t fill_blocks = static_cast<uint32_t>((n + 255) / 256);
   uint64_t last_salt = 0;

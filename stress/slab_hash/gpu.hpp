@@ -54,6 +54,9 @@ struct SlabHashBenchSpec {
   // guard, i.e. every fix but delete_guard. What the guard costs; not
   // a structure to use (an absent answer may be wrong while deletes run).
   bool unguarded = false;
+  // The guard's read side (multimap; bulk driver, mode fixed, tiles of 8
+  // when acquire): a fence after relaxed slab loads, or acquire loads.
+  structures::slab_guard_order guard_order = structures::slab_guard_order::fence;
 };
 struct SlabHashBenchResult {
   uint32_t buckets = 0;

@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# GFSL beside the public GPU B-Trees (issue 32), joined from the two
+# programs' ROW lines (bench/gfsl_gpu_bench.cpp, bench/ext/btree_bench.cu):
+#   bash bench/gfsl_vs_btree.sh GFSL_OUT... -- BTREE_OUT...
+# A ratio is printed only where the contracts agree: the same launch shape
+# (concurrent: one kernel of the mix; phases: its inserts, deletes and
+# finds as three launches) and the same insert. GFSL and GpuBTree insert if
+# absent; MVGpuBTree upserts, which does the same only when every insert's
+# key is new (workload=fresh): its rows on the thesis' uniform keys are
+# shown with no ratio.
+set -uo pipefail
+gfsl=() btree=() side=gfsl
+for f in "$@"; do
+  if [ "$f" = -- ]; then side=btree; continue; fi
+  if [ "$side" = gfsl ]; then gfsl+=("$f"); else btree+=("$f"); fi
+done
+[ ${#gfsl[@]} -gt 0 ] && [ ${#btree[@]} -gt 0 ] || { echo "usage: gfsl_vs_btree.sh GFSL_OUT... -- BTREE_OUT..." >&2; exit 2; }
+cat "${gfsl[@]}" | grep '^ROW impl=gfsl ' > /tmp/gfsl_vs_btree.$$.g
+cat "${btree[@]}" | grep '^ROW impl=' > /tmp/gfsl_vs_btree.$$.b
+awk -v gfsl_file=/tmp/gfsl_vs_btree.$$.g '
+  function field(line, name,    m) {
+    if (match(line, " " name "=[^ ]*")) return substr(line, RSTART + length(name) + 2, RLENGTH - length(name) - 2)
+    return ""
+  }
+  BEGIN {
+    while ((getline line < gfsl_file) > 0) {
+      k = field(line, "contract") SUBSEP field(line, "workload") SUBSEP field(line, "mix") SUBSEP field(line, "range")
+      G[k] = field(line, "mops")
+    }
+    print "| tree | contract | workload | mix [i,d,c] | key range | GFSL M ops/s | tree M ops/s | GFSL / tree | check |"
+    print "|---|---|---|---|---|---|---|---|---|"
+  }
+  {
+    impl = field($0, "impl"); c = field($0, "contract"); w = field($0, "workload"); m = field($0, "mix"); r = field($0, "range")
+    k = c SUBSEP w SUBSEP m SUBSEP r
+    g = (k in G) ? G[k] : ""
+    same = !(field($0, "insert") == "upsert" && w != "fresh")
+    ratio = (g != "" && same && field($0, "mops") > 0) ? sprintf("%.2f", g / field($0, "mops")) : (same ? "-" : "- (upsert, not if-absent)")
+    check = field($0, "bogus") == "0" ? "ok" : "bogus finds " field($0, "bogus")
+    if (field($0, "expected_hits") != "" && field($0, "hits") != field($0, "expected_hits")) check = "hits " field($0, "hits") " of " field($0, "expected_hits")
+    printf "| %s | %s | %s | [%s] | %s | %s | %s | %s | %s |\n", impl, c, w, m, r, g == "" ? "-" : g, field($0, "mops"), ratio, check
+  }' /tmp/gfsl_vs_btree.$$.b
+rm -f /tmp/gfsl_vs_btree.$$.g /tmp/gfsl_vs_btree.$$.b
