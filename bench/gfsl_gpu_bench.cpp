@@ -10,14 +10,16 @@
 // every run that had one.
 // Usage: gfsl_gpu_bench [--quick] [--mixes 1,5,10,20] [--ranges 10000,...]
 //                       [--repeat N] [--validation-tries N] [--no-check]
-//                       [--fresh-inserts] [--phases] [--off-only]
+//                       [--fresh-inserts] [--phases] [--off-only] [--backoff-cap NS]
 //   (--mixes: their insert percents; N runs a row; the GFSL's validated
 //   absent tries before a read under the lock; no history checked;
 //   MixBenchSpec's other workloads, for the public B-Trees' contracts
 //   (bench/ext/btree_bench.cu): every insert a new key, the mix as three
-//   launches of one kind each; recording off only, no slab hash)
+//   launches of one kind each; recording off only, no slab hash; a spin's
+//   longest back-off, cuda_backend::device_context::backoff_cap_ns, here
+//   4096 unless given: 256 is the team layer's default)
 // Besides the table, a line a row for the joins (bench/gfsl_vs_btree.sh):
-//   ROW impl=gfsl contract=concurrent|phases workload=uniform|fresh mix=i,d,c range=N ops=N mops=M ms=T
+//   ROW impl=gfsl contract=concurrent|phases workload=uniform|fresh mix=i,d,c range=N ops=N mops=M ms=T backoff=NS
 // Exits 77 when there is no GPU.
 #include <algorithm>
 #include <chrono>
@@ -71,9 +73,13 @@ int main(int argc, char** argv) {
   uint64_t repeat = 1;
   bool check_histories = true, off_only = false;
   gpu::GfslBenchSpec base;
+  // A spin's longest back-off: 4,096 ns, not the team layer's flat 256. On
+  // 10K keys the lock herds retry less (an H200, issue 32: [10,10,80] 43 ->
+  // 155 M ops/s, [20,20,60] 31 -> 81; 100K and 1M unchanged within 5%).
+  base.mix.backoff_cap_ns = 4096;
   auto usage = [] {
     std::fprintf(stderr, "usage: gfsl_gpu_bench [--quick] [--mixes 1,5,10,20] [--ranges 10000,...] [--repeat N] "
-                         "[--validation-tries N] [--no-check] [--fresh-inserts] [--phases] [--off-only]\n");
+                         "[--validation-tries N] [--no-check] [--fresh-inserts] [--phases] [--off-only] [--backoff-cap NS]\n");
     return 2;
   };
   for (int i = 1; i < argc; ++i) {
@@ -91,10 +97,11 @@ int main(int argc, char** argv) {
     } else if (i + 1 < argc && (flag == "--mixes" || flag == "--ranges")) {
       auto& only = flag == "--mixes" ? only_mixes : only_ranges;
       if ((only = bench::whole_numbers(argv[++i], ',')).empty()) return usage();
-    } else if (i + 1 < argc && (flag == "--repeat" || flag == "--validation-tries")) {
+    } else if (i + 1 < argc && (flag == "--repeat" || flag == "--validation-tries" || flag == "--backoff-cap")) {
       const auto n = bench::whole_number(argv[++i], UINT32_MAX);
       if (!n) return usage();
       if (flag == "--repeat") repeat = std::max<uint64_t>(1, *n);
+      else if (flag == "--backoff-cap") base.mix.backoff_cap_ns = uint32_t(*n);
       else base.validation_tries = uint32_t(*n);
     } else {
       return usage();
@@ -108,8 +115,9 @@ int main(int argc, char** argv) {
   const double scale = dev.peak_bandwidth_gbs / kGtx970Gbs;
   std::printf("device: %s, %d SMs, peak memory bandwidth %.0f GB/s (GTX 970: %.0f GB/s, ratio %.1fx)\n", dev.name.c_str(),
               dev.sms, dev.peak_bandwidth_gbs, kGtx970Gbs, scale);
-  std::printf("thesis: GFSL-32 %.1f M ops/s at [10,10,80] on 1M keys; scaled by bandwidth: %.0f M ops/s\n\n", kThesisMops,
+  std::printf("thesis: GFSL-32 %.1f M ops/s at [10,10,80] on 1M keys; scaled by bandwidth: %.0f M ops/s\n", kThesisMops,
               kThesisMops * scale);
+  std::printf("a spin's longest back-off: %u ns\n\n", base.mix.backoff_cap_ns);
 
   const uint64_t operations = quick ? 1 << 16 : 10'000'000;
   const std::vector<uint64_t> ranges =
@@ -133,10 +141,11 @@ int main(int argc, char** argv) {
       spec.mix.erase = mix.erase;
       const gpu::GfslBenchResult off = gpu::run_gfsl_bench(spec);
       const double g = mops(operations, off.times.mix_ms);
-      std::printf("ROW impl=gfsl contract=%s workload=%s mix=%u,%u,%u range=%llu ops=%llu mops=%.1f ms=%.4f\n",
+      std::printf("ROW impl=gfsl contract=%s workload=%s mix=%u,%u,%u range=%llu ops=%llu mops=%.1f ms=%.4f backoff=%u faults=%llu\n",
                   spec.mix.phases ? "phases" : "concurrent", spec.mix.fresh_inserts ? "fresh" : "uniform", mix.insert, mix.erase,
                   100 - mix.insert - mix.erase, static_cast<unsigned long long>(range),
-                  static_cast<unsigned long long>(operations), g, off.times.mix_ms);
+                  static_cast<unsigned long long>(operations), g, off.times.mix_ms, spec.mix.backoff_cap_ns,
+                  static_cast<unsigned long long>(off.times.faults));
       if (off_only) {
         if (off.times.faults) {
           ++bad;

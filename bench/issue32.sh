@@ -145,7 +145,7 @@ gfsl_rows() {  # gfsl_rows NAME GFSL_ARGS... -- BTREE_RUNS (each "IMPL [ARGS]")
     run 200 "$out/$name-btree.txt" "$bundle/btree_bench" --ranges 10000,100000,1000000 --impls $b
   done
   { header "GFSL against the public GPU B-Trees ($name)"
-    grep -E "^\||^fault|^runs judged|^device|^thesis" "$out/$name.txt"; echo
+    grep -E "^\||^fault|^runs judged|^device|^thesis|^a spin" "$out/$name.txt"; echo
     bash bench/gfsl_vs_btree.sh "$out/$name.txt" -- "$out/$name-btree.txt"; } > "$out/issue32-$name.md" 2>&1
 }
 gfsl() { gfsl_rows gfsl "" "--off-only --phases" -- gpubtree mvgpubtree; }

@@ -16,7 +16,8 @@ template <class Structure>
 MixBenchResult run_mix_bench(const Structure& s, const MixBenchSpec& spec, OpKind insert_kind) {
   const uint64_t per_team = uint64_t(32) * spec.ops_per_lane;
   DeviceBuffer<cuda_backend::device_faults> faults(1);
-  const cuda_backend::device_context ctx{uint64_t(1) << 22, faults.p};
+  cuda_backend::device_context ctx{uint64_t(1) << 22, faults.p};
+  ctx.backoff_cap_ns = spec.backoff_cap_ns;
   std::unique_ptr<DeviceLog> log;
   const uint32_t launches = spec.phases ? 4 : 2;  // a team's operations of each launch, two events each
   if (spec.record)

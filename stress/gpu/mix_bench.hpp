@@ -32,6 +32,7 @@ struct MixBenchSpec {
   // deletes, then its finds, each in op order (a bulk-phase tree's contract).
   bool fresh_inserts = false;
   bool phases = false;
+  uint32_t backoff_cap_ns = 256;  // cuda_backend::device_context's: a spin's longest back-off
 
   uint64_t prefill() const { return range / 2; }
   // fresh_inserts: new keys are range + a bijection of the slot on

@@ -4,6 +4,7 @@
 #pragma once
 #include <cstdint>
 
+#include "structures/core/config.hpp"
 #include "structures/core/cuda/perturb_params.hpp"
 
 namespace warpcheck::cuda_backend {
@@ -27,6 +28,22 @@ struct device_context {
   device_faults* faults;  // device memory
   // Read only by kernels built for perturbation (basic_warp_team<true>, ...).
   perturb_params perturb{};
+  // A spin's back-off: 32 ns for its first 8 iterations, then 256 ns
+  // doubling every 8 iterations up to this cap (256: a flat 256 ns, the
+  // default). A larger cap thins a herd of warps retrying one lock, and
+  // stretches spin_bound's time by as much.
+  uint32_t backoff_cap_ns = 256;
 };
+
+// A spin's sleep at `iteration` (device_context::backoff_cap_ns): 32 ns for
+// the first 8, then 256 doubling every 8 iterations, capped (and never
+// below 256, so a cap of 256 or less is the flat 256 of before).
+WC_HD inline uint32_t spin_backoff_ns(uint64_t iteration, uint32_t cap_ns) {
+  if (iteration < 8) return 32;
+  const uint64_t doublings = (iteration - 8) / 8;
+  const uint64_t ns = doublings >= 24 ? ~uint64_t(0) : uint64_t(256) << doublings;
+  const uint64_t cap = cap_ns > 256 ? cap_ns : 256;
+  return static_cast<uint32_t>(ns < cap ? ns : cap);
+}
 
 }  // namespace warpcheck::cuda_backend

@@ -82,7 +82,7 @@ class team_common {
         atomicAdd(&ctx_.faults->gave_up, 1u);
         return false;
       }
-      __nanosleep(iteration < 8 ? 32 : 256);  // back off: the holder needs the memory system
+      __nanosleep(cuda_backend::spin_backoff_ns(iteration, ctx_.backoff_cap_ns));  // back off: the holder needs the memory system
       point(kPointSpin);
       return true;
     }

@@ -91,10 +91,12 @@ void torn_tile_read_never_answers_absent(uint64_t seeds) {
         test::directed_absent_race(test::inside_one_slab(), seed, structures::slab_hash_fix::kAll, targeted, ServeAsRound<Tile, 0>{});
     ASSERT_EQ(guarded.verdict, Verdict::Linearizable) << "tiles of " << Tile << ", seed " << seed;
     ASSERT_FALSE(guarded.search_absent) << "tiles of " << Tile << ", seed " << seed << ": an instance was present at every moment";
-    const test::DirectedRace by_acquire = test::directed_absent_race(
-        test::inside_one_slab(), seed, structures::slab_hash_fix::kAll, targeted, ServeAsRound<Tile, slab_hash::kGuardAcquireLoads>{});
-    ASSERT_EQ(by_acquire.verdict, Verdict::Linearizable) << "guard by acquire loads, tiles of " << Tile << ", seed " << seed;
-    ASSERT_FALSE(by_acquire.search_absent) << "guard by acquire loads, tiles of " << Tile << ", seed " << seed;
+    if (seed % 4 == 0) {  // the guard read by acquire loads (issue 32): the same logic, a quarter of the seeds
+      const test::DirectedRace by_acquire = test::directed_absent_race(
+          test::inside_one_slab(), seed, structures::slab_hash_fix::kAll, targeted, ServeAsRound<Tile, slab_hash::kGuardAcquireLoads>{});
+      ASSERT_EQ(by_acquire.verdict, Verdict::Linearizable) << "guard by acquire loads, tiles of " << Tile << ", seed " << seed;
+      ASSERT_FALSE(by_acquire.search_absent) << "guard by acquire loads, tiles of " << Tile << ", seed " << seed;
+    }
     const test::DirectedRace unguarded = test::directed_absent_race(
         test::inside_one_slab(), seed, structures::slab_hash_fix::kAll, targeted, ServeAsRound<Tile, slab_hash::kWithoutDeleteGuard>{});
     ASSERT_EQ(unguarded.search_absent, unguarded.verdict == Verdict::Violation) << "tiles of " << Tile << ", seed " << seed;
