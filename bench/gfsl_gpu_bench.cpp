@@ -15,7 +15,8 @@
 //   absent tries before a read under the lock; no history checked;
 //   MixBenchSpec's other workloads, for the public B-Trees' contracts
 //   (bench/ext/btree_bench.cu): every insert a new key, the mix as three
-//   launches of one kind each; recording off only, no slab hash; a spin's
+//   launches of one kind each (either implies the next: recording off
+//   only, no slab hash); a spin's
 //   longest back-off, cuda_backend::device_context::backoff_cap_ns, here
 //   4096 unless given: 256 is the team layer's default)
 // Besides the table, a line a row for the joins (bench/gfsl_vs_btree.sh):
@@ -107,6 +108,9 @@ int main(int argc, char** argv) {
       return usage();
     }
   }
+  // The other workloads are for the B-Tree comparisons: recording off,
+  // no slab hash (--off-only), whether asked for or not.
+  off_only = off_only || base.mix.fresh_inserts || base.mix.phases;
   const gpu::DeviceInfo dev = gpu::device_info();
   if (!dev.present) {
     std::printf("SKIP: no CUDA device (%s): the GFSL benchmark needs one\n", dev.why_absent.c_str());

@@ -14,7 +14,8 @@
 //   (--table1-only: the first table alone, e.g. at the paper's 2^29 keys;
 //   --cpu off: without std::priority_queue, minutes at that size;
 //   --spin-bound: backed-off spins before a wait is a fault, default 2^24,
-//   about four seconds: a larger bound tells starvation from deadlock).
+//   about 8.6 s on an H200 (issue 32): a larger bound tells starvation
+//   from deadlock).
 // The first fault of every run that had one is printed after the tables.
 // Exits 77 without a GPU, 2 on a bad argument.
 #include <cuda_runtime.h>

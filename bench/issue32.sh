@@ -78,15 +78,16 @@ slab() {
   run 150 "$out/slab_public.txt" "$bundle/slab_hash_public_bench" --elements $n --betas $betas --repeats 5
   stamp "slab: ours, recording off (map, multimap; the multimap's guard by acquire loads, and without it)"
   run 120 "$out/slab_ours.txt" "$bundle/slab_hash_gpu_bench" "${common[@]}" --betas $betas --modes map,multimap --records off --invariants off
-  for g in acquire off; do
+  for g in "--guard-order acquire" "--guard off"; do
+    # shellcheck disable=SC2086
     run 120 "$out/slab_ours.txt" "$bundle/slab_hash_gpu_bench" "${common[@]}" --betas $betas --modes multimap --records off \
-      --invariants off --guard $g
+      --invariants off $g
   done
   stamp "slab: recorded per warp batch, each history checked, invariants after"
-  for m in "map on" "multimap on" "multimap acquire"; do
+  for m in "map fence" "multimap fence" "multimap acquire"; do
     set -- $m
     run 150 "$out/slab_ours.txt" "$bundle/slab_hash_gpu_bench" "${common[@]}" --betas 0.5,1.0 --modes "$1" --records off,batch \
-      --invariants on --guard "$2"
+      --invariants on --guard-order "$2"
   done
   grep -E "^CHECK|ERROR|^exit" "$out/slab_ours.txt"
   { header "the slab hash against SlabHash"

@@ -52,6 +52,7 @@ join_outputs() {
         if (field(line, "kernels") != "") cfg = cfg "/kernels-" field(line, "kernels")
         if (field(line, "tile") != "") cfg = cfg "/tile-" field(line, "tile")
         if (field(line, "guard") != "") cfg = cfg "/guard-" field(line, "guard")
+        if (field(line, "guard-order") != "") cfg = cfg "/guard-order-" field(line, "guard-order")
         cfg = cfg "/" field(line, "record")
         add(cfg, field(line, "beta"), field(line, "phase"), field(line, "mops"), field(line, "ms"), field(line, "util"), field(line, "buckets"))
       } else if (line ~ /^CHECK impl=ours /) {
@@ -142,7 +143,7 @@ join_outputs() {
         cfg = variants[v]; ref = cfg; sub(/\/k[0-9]+\/.*$/, "/k1/off", ref)
         if (cfg ~ /\/kernels-shared\//) { ref = cfg; sub(/\/kernels-shared/, "", ref) }  # round 1 against the defaults, same K
         if (cfg ~ /\/tile-/) { ref = cfg; sub(/\/tile-[^\/]*/, "", ref) }                # other tiles against the defaults, same K
-        if (cfg ~ /\/guard-/) { ref = cfg; sub(/\/guard-[^\/]*/, "", ref) }              # without the guard against with it
+        if (cfg ~ /\/guard-/) { ref = cfg; sub(/\/guard-[^\/]*/, "", ref) }              # without the guard, or its read by acquire loads, against the default
         for (b = 1; b <= nbeta; ++b) for (p = 1; p <= nphase; ++p) {
           k = cfg SUBSEP betas[b] SUBSEP phases[p]
           if (!(k in M)) continue

@@ -8,12 +8,12 @@
 // one table, one history) is checked, and the table's invariants after
 // the last table. Prints a markdown table, and one machine-readable line
 // a measurement for bench/slab_hash_compare.sh:
-//   ROW impl=ours driver=D mode=M record=R per_lane=K [regs=free] [fixed=off] [kernels=shared] [tile=16|none] [block=N] [guard=off|acquire] beta=B buckets=N
+//   ROW impl=ours driver=D mode=M record=R per_lane=K [regs=free] [fixed=off] [kernels=shared] [tile=16|none] [block=N] [guard=off] [guard-order=acquire] beta=B buckets=N
 //       util=U phase=P mops=X ms=T
 //   CHECK impl=ours driver=D mode=M record=R per_lane=K [...] beta=B verdict=V ops=N check_s=S
 // Usage: slab_hash_gpu_bench [--quick] [--elements N] [--betas 0.2,0.5,...]
 //   [--drivers generic,bulk] [--modes map,multimap] [--records off,op,batch]
-//   [--per-lane K] [--block N] [--regs 32|free] [--fixed on|off] [--kernels phase|shared] [--tile 8|16|none] [--guard on|off|acquire] [--repeats R] [--warmup W] [--invariants on|off]
+//   [--per-lane K] [--block N] [--regs 32|free] [--fixed on|off] [--kernels phase|shared] [--tile 8|16|none] [--guard on|off] [--guard-order fence|acquire] [--repeats R] [--warmup W] [--invariants on|off]
 // Every combination of the lists runs (per-batch recording only with the
 // bulk driver). Defaults: the earlier table (generic driver, map, off and
 // per-operation recording, betas 0.2 to 4); --quick: 2^16 keys, every
@@ -55,7 +55,7 @@ std::vector<std::string> split(const std::string& s) {
   std::fprintf(stderr,
                "error: %s\nusage: slab_hash_gpu_bench [--quick] [--elements N] [--betas 0.2,0.5,...] [--drivers generic,bulk]\n"
                "  [--modes map,multimap] [--records off,op,batch] [--per-lane 1|2] [--block N] [--repeats R] [--warmup W]\n"
-               "  [--regs 32|free] [--fixed on|off] [--kernels phase|shared] [--tile 8|16|none] [--guard on|off|acquire] [--invariants on|off]\n",
+               "  [--regs 32|free] [--fixed on|off] [--kernels phase|shared] [--tile 8|16|none] [--guard on|off] [--guard-order fence|acquire] [--invariants on|off]\n",
                why);
   std::exit(2);
 }
@@ -77,10 +77,10 @@ int main(int argc, char** argv) {
   bool invariants = true, betas_given = false, repeats_given = false, bounded = true, fixed = true, lists_given = false,
        phase_kernels = true;
   uint32_t tile = 8;
-  // off: the multimap's mixes without the delete guard (what it costs;
-  // every fix but delete_guard); acquire: its read side by acquire loads
-  // of the slab in place of the fence after them (slab_guard_order).
-  std::string guard = "on";
+  bool guard = true;  // off: the multimap's mixes without the delete guard (what it costs; every fix but delete_guard)
+  // The guard's read side, as stress runs name it (--guard-order,
+  // slab_guard_order): a fence after relaxed slab loads, or acquire loads.
+  std::string guard_order = "fence";
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     auto value = [&]() -> std::string {
@@ -158,8 +158,12 @@ int main(int argc, char** argv) {
       tile = v == "none" ? 0 : static_cast<uint32_t>(std::stoul(v));
     } else if (a == "--guard") {
       const std::string v = value();
-      if (v != "on" && v != "off" && v != "acquire") usage("--guard takes on, off or acquire");
-      guard = v;
+      if (v != "on" && v != "off") usage("--guard takes on or off");
+      guard = v == "on";
+    } else if (a == "--guard-order") {
+      const std::string v = value();
+      if (v != "fence" && v != "acquire") usage("--guard-order takes fence or acquire");
+      guard_order = v;
     } else if (a == "--regs") {
       const std::string v = value();
       if (v != "32" && v != "free") usage("--regs takes 32 or free");
@@ -222,8 +226,8 @@ int main(int argc, char** argv) {
           spec.fixed_mode = fixed;
           spec.phase_kernels = phase_kernels;
           spec.tile = tile;
-          spec.unguarded = guard == "off";
-          spec.guard_order = guard == "acquire" ? structures::slab_guard_order::acquire : structures::slab_guard_order::fence;
+          spec.unguarded = !guard;
+          spec.guard_order = guard_order == "acquire" ? structures::slab_guard_order::acquire : structures::slab_guard_order::fence;
           spec.invariants = invariants;
           const bool bulk = driver == gpu::SlabBenchDriver::bulk;
           const char* driver_name = bulk ? "bulk" : "generic";
@@ -236,7 +240,8 @@ int main(int argc, char** argv) {
           if (bulk && fixed && !phase_kernels) variant += " kernels=shared";
           if (bulk && fixed && tile != 8) variant += tile ? " tile=" + std::to_string(tile) : std::string(" tile=none");
           if (bulk && block != 128) variant += " block=" + std::to_string(block);
-          if (guard != "on") variant += " guard=" + guard;
+          if (!guard) variant += " guard=off";
+          if (guard_order != "fence") variant += " guard-order=" + guard_order;
           gpu::SlabHashBenchResult r;
           try {
             r = gpu::run_slab_hash_bench(spec);

@@ -247,16 +247,17 @@ int run(int argc, char** argv) {
         t[8] = warpcheck::gpu::timed_launch([&] {
           build_table_with_unique_keys_kernel<uint32_t, uint32_t><<<fill_blocks * 2, 128>>>(keys, values, uint32_t(n), unique.context);
         });
-        // Every build key is in: the unique table answers every present search.
-        fill(1, false);
+        // Every build key is in with its value: a search of each (the build's
+        // own keys and values, still in keys and values) finds it.
         check(cudaMemset(results, 0xFF, n * 4), "memset");
         search_table<uint32_t, uint32_t><<<fill_blocks * 2, 128>>>(keys, results, uint32_t(n), unique.context);
         check(cudaMemset(counters, 0, 16), "memset");
-        count_found<<<fill_blocks, 256>>>(results, n, nullptr, counters, counters + 1);
+        count_found<<<fill_blocks, 256>>>(results, n, values, counters, counters + 1);
         unsigned long long found[2];
         check(cudaMemcpy(found, counters, 16, cudaMemcpyDeviceToHost), "copy");
-        if (found[0] != n) {
-          verdict = "WRONG: " + std::to_string(found[0]) + " of " + std::to_string(n) + " found after build_unique";
+        if (found[0] != n || found[1] != n) {
+          verdict = "WRONG: " + std::to_string(found[0]) + " of " + std::to_string(n) + " found after build_unique, " +
+                    std::to_string(found[1]) + " with their values";
           ++bad;
         }
         for (int m = 0; m < 3; ++m) {

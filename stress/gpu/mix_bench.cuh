@@ -1,9 +1,9 @@
 // The mixed-operation benchmark's runner (see mix_bench.hpp), for nvcc.
 #pragma once
-#include <thrust/device_vector.h>
-#include <thrust/execution_policy.h>
 #include <thrust/copy.h>
 #include <thrust/count.h>
+#include <thrust/device_vector.h>
+#include <thrust/execution_policy.h>
 #include <thrust/tabulate.h>
 
 #include "stress/gpu/device_buffer.cuh"
@@ -19,7 +19,7 @@ MixBenchResult run_mix_bench(const Structure& s, const MixBenchSpec& spec, OpKin
   cuda_backend::device_context ctx{uint64_t(1) << 22, faults.p};
   ctx.backoff_cap_ns = spec.backoff_cap_ns;
   std::unique_ptr<DeviceLog> log;
-  const uint32_t launches = spec.phases ? 4 : 2;  // a team's operations of each launch, two events each
+  const uint32_t launches = spec.phases ? 4 : 2;  // the prefill and the mix's launches: a record a team's operation in each
   if (spec.record)
     log = std::make_unique<DeviceLog>(spec.teams(), static_cast<uint32_t>(launches * per_team), core::clock_kind::global_timer);
   auto launch = [&](const thrust::device_vector<core::workload_op>& ops, uint32_t teams) {

@@ -135,7 +135,7 @@ HeapBenchResult run_heap_bench(const HeapBenchSpec& spec) {
   DeviceBuffer<cuda_backend::device_faults> faults(1);
   // The root lock is unfair: with 128 blocks at it, one block can wait far
   // longer than a quarter second (2^20 backed-off spins gave false faults
-  // on an H100 at 2^26 keys). 2^24 spins is about four seconds.
+  // on an H100 at 2^26 keys). 2^24 spins took about 8.6 s on an H200.
   const cuda_backend::device_context ctx{spec.spin_bound, faults.p};
   const generalized_heap view = heap_view(c, heap.pointers());
   std::unique_ptr<DeviceLog> log;

@@ -46,8 +46,8 @@ struct bench_op {
 
 // The mixes, in order: (.5,.5,0,0), (.2,.2,.3,.3), (.1,.1,.4,.4).
 inline constexpr uint32_t kMixes[3][4] = {{50, 50, 0, 0}, {20, 20, 30, 30}, {10, 10, 40, 40}};
-inline constexpr int kPhases = 6;
-inline constexpr uint64_t kMaxElements = uint64_t(1) << 27;  // 6n keys below 2^30  // build, search present, search absent, three mixes
+inline constexpr int kPhases = 6;  // build, search present, search absent, three mixes
+inline constexpr uint64_t kMaxElements = uint64_t(1) << 27;  // 6n keys below 2^30
 inline constexpr const char* kPhaseNames[kPhases] = {"build", "search_present", "search_absent", "mix_50_50_0_0",
                                                      "mix_20_20_30_30", "mix_10_10_40_40"};
 

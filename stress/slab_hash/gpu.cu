@@ -137,7 +137,7 @@ float launch_bulk(bool fixed, uint32_t tile, int launch, bool bounded, uint32_t 
     return launch_bulk_fixed<8>(launch, bounded, per_lane, s, l);
   }
   if (fixed && tile == 8 && s.mode == slab_hash_mode::multimap && s.mutant == structures::slab_hash_mutant::none && every_fix &&
-      s.guard_order == structures::slab_guard_order::acquire && launch == 0)  // --guard acquire: the guarded launches
+      s.guard_order == structures::slab_guard_order::acquire && launch == 0)  // --guard-order acquire: the guarded launches
     return launch_bulk_s(bounded, per_lane, structures::slab_hash_fixed<slab_hash_mode::multimap, slab_hash::kGuardAcquireLoads, 8>{s}, l);
   if (fixed && s.mutant == structures::slab_hash_mutant::none && every_fix) {
     if (tile == 16) return launch_bulk_fixed<16>(launch, bounded, per_lane, s, l);
@@ -181,7 +181,7 @@ SlabHashBenchResult run_slab_hash_bench(const SlabHashBenchSpec& spec) {
     throw std::invalid_argument("bench: --guard off is the bulk driver's multimap, mode fixed, tiles of 8, recording off");
   if (spec.guard_order == structures::slab_guard_order::acquire &&
       (spec.unguarded || !bulk || !spec.fixed_mode || spec.tile != 8 || spec.mode != structures::slab_hash_mode::multimap))
-    throw std::invalid_argument("bench: --guard acquire is the bulk driver's multimap, mode fixed, tiles of 8");
+    throw std::invalid_argument("bench: --guard-order acquire is the bulk driver's multimap, mode fixed, tiles of 8, with the guard");
   if (bulk && (spec.block % 32 || spec.block == 0 || spec.block > kMaxBulkBlock))
     throw std::invalid_argument("bench: block must be a multiple of 32 up to 256");
   SlabHashConfig c;
@@ -316,7 +316,7 @@ SlabHashMixResult run_slab_hash_mix_bench(const MixBenchSpec& spec, double slabs
   SlabHashConfig c;
   c.ops_per_lane = spec.ops_per_lane;
   c.teams = spec.teams();
-  c.keys = static_cast<int64_t>(spec.range);
+  c.keys = static_cast<int64_t>(spec.key_bound());
   c.buckets = std::max<uint32_t>(1, static_cast<uint32_t>(double(spec.prefill()) / (15.0 * slabs_per_bucket)));
   // Room for every insert at twice the expected slabs (deletes leave tombstones).
   const uint64_t inserted = spec.prefill() + spec.operations * spec.insert / 100;

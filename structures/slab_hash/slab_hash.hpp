@@ -105,7 +105,7 @@ struct slab_hash {
   slab_hash_mode mode = slab_hash_mode::map;
   slab_hash_mutant mutant = slab_hash_mutant::none;
   uint32_t fixes = slab_hash_fix::kAll;  // slab_hash_fix bits: the printed lines replaced
-  slab_guard_order guard_order = slab_guard_order::fence;
+  slab_guard_order guard_order = slab_guard_order::fence;  // multimap: the delete guard's read side (F < 0)
 
   using lane_state = slab_alloc::warp_state;
 
@@ -173,17 +173,24 @@ struct slab_hash {
     if constexpr (F < 0) return guard_order;
     else return (F & kGuardAcquireLoads) ? slab_guard_order::acquire : slab_guard_order::fence;
   }
-  // A guarded read's slab loads: acquire ones in place of the fence after
-  // them (relaxed, with neither, under the planted bug guard_read_unordered).
+  // A guarded read's slab loads are acquire loads in place of the fence
+  // after them when the guard order says so and the loads are relaxed ones
+  // to begin with (relaxed_slab_loads: as printed they are plain loads,
+  // which cannot be made acquire, so the fence stays). The planted bug
+  // guard_read_unordered takes neither.
   template <int F>
-  WC_HD core::order guarded_load_order() const {
-    return guard_order_of<F>() == slab_guard_order::acquire && mutant_of<F>() != slab_hash_mutant::guard_read_unordered
-               ? core::order::acquire
-               : core::order::relaxed;
+  WC_HD bool guarded_loads_acquire() const {
+    return guard_order_of<F>() == slab_guard_order::acquire && fixed<F>(slab_hash_fix::relaxed_slab_loads) &&
+           mutant_of<F>() != slab_hash_mutant::guard_read_unordered;
   }
   template <int F>
+  WC_HD core::order guarded_load_order() const {
+    return guarded_loads_acquire<F>() ? core::order::acquire : core::order::relaxed;
+  }
+  // The read side's fence: whenever the slab loads were not acquire ones.
+  template <int F>
   WC_HD bool fence_after_guarded_read() const {
-    return guard_order_of<F>() == slab_guard_order::fence && mutant_of<F>() != slab_hash_mutant::guard_read_unordered;
+    return !guarded_loads_acquire<F>() && mutant_of<F>() != slab_hash_mutant::guard_read_unordered;
   }
   // True when the fix (a slab_hash_fix bit) replaces its printed line.
   template <int F>
@@ -571,7 +578,9 @@ struct slab_hash {
 // Launch: 0 (any operation), slab_hash::kReadOnlyLaunch (searches only,
 // with no writer beside the launch: the caller's promise) or
 // slab_hash::kInsertOnlyLaunch (inserts only), or (tests, and the
-// benchmark's --guard off) slab_hash::kWithoutDeleteGuard. Tile: the lanes of a tile
+// benchmark's --guard off) slab_hash::kWithoutDeleteGuard, or (the
+// benchmark's --guard-order acquire, and tests) slab_hash::kGuardAcquireLoads,
+// the delete guard's read side by acquire loads. Tile: the lanes of a tile
 // when the bulk driver's rounds are served by tiles (serve_round): 8 (four
 // operations a warp step, the fastest on an H100: bench/RESULTS.md, "Slab
 // hash", issue 16 round 3) or 16 (two); 0 serves one operation at a time through

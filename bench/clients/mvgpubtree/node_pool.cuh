@@ -29,7 +29,9 @@ struct wc_node_pool {
   // (gpu_blink_tree.hpp:79), so its user sets this before making a tree.
   static inline uint32_t next_capacity = 1u << 16;
   // The last pool's flag, for the host: the tree's own pool is private.
-  static inline const uint32_t* last_ran_out = nullptr;
+  // Shared, so that it outlives the pool (an error after the tree is gone
+  // still reads it).
+  static inline std::shared_ptr<const uint32_t> last_ran_out;
 
   T* nodes = nullptr;
   uint32_t* count = nullptr;
@@ -49,7 +51,7 @@ struct wc_node_pool {
                "allocating the pool's flag");
     own_ran_out.reset(ran_out_host, [](uint32_t* p) { cudaFreeHost(p); });
     *ran_out_host = 0;
-    last_ran_out = ran_out_host;
+    last_ran_out = own_ran_out;
     warpcheck::gpu::check(cudaHostGetDevicePointer(reinterpret_cast<void**>(&ran_out), ran_out_host, 0), "mapping the pool's flag");
   }
 

@@ -61,7 +61,7 @@ TEST(SlabHashTiles, RoundsAreLinearizableInRelaxedMemory) {
   tiled_rounds_under_many_schedules<slab_hash_mode::map, 8>(100, sim::MemoryModel::relaxed);
   tiled_rounds_under_many_schedules<slab_hash_mode::multimap, 8>(100, sim::MemoryModel::relaxed);
   // The guard's read side by acquire loads of the slab, no fence (issue 32).
-  tiled_rounds_under_many_schedules<slab_hash_mode::multimap, 8, slab_hash::kGuardAcquireLoads>(100, sim::MemoryModel::relaxed);
+  tiled_rounds_under_many_schedules<slab_hash_mode::multimap, 8, slab_hash::kGuardAcquireLoads>(50, sim::MemoryModel::relaxed);
 }
 
 // The inside-one-slab race (test_slab_hash.cpp's, for serve()) with each
