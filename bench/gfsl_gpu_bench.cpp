@@ -144,6 +144,14 @@ int main(int argc, char** argv) {
       spec.mix.insert = mix.insert;
       spec.mix.erase = mix.erase;
       const gpu::GfslBenchResult off = gpu::run_gfsl_bench(spec);
+      char row[64];
+      std::snprintf(row, sizeof row, "[%u,%u] %llu: ", mix.insert, mix.erase, static_cast<unsigned long long>(range));
+      auto note_faults = [&](const char* what, const gpu::GfslBenchResult& run) {
+        if (run.times.faults)
+          faults.push_back(row + std::string("GFSL, recording ") + what + ": " +
+                           describe_gpu_faults(run.times.first_fault, run.memory->layout(), run.device_bases, "warp"));
+      };
+      note_faults("off", off);
       const double g = mops(operations, off.times.mix_ms);
       std::printf("ROW impl=gfsl contract=%s workload=%s mix=%u,%u,%u range=%llu ops=%llu mops=%.1f ms=%.4f backoff=%u faults=%llu\n",
                   spec.mix.phases ? "phases" : "concurrent", spec.mix.fresh_inserts ? "fresh" : "uniform", mix.insert, mix.erase,
@@ -151,11 +159,7 @@ int main(int argc, char** argv) {
                   static_cast<unsigned long long>(operations), g, off.times.mix_ms, spec.mix.backoff_cap_ns,
                   static_cast<unsigned long long>(off.times.faults));
       if (off_only) {
-        if (off.times.faults) {
-          ++bad;
-          faults.push_back("[" + std::to_string(mix.insert) + "," + std::to_string(mix.erase) + "] " + std::to_string(range) +
-                           ": GFSL: " + describe_gpu_faults(off.times.first_fault, off.memory->layout(), off.device_bases, "warp"));
-        }
+        bad += off.times.faults != 0;
         continue;
       }
       spec.mix.record = true;
@@ -176,12 +180,7 @@ int main(int argc, char** argv) {
         ++bad;
         invariants += " FAULTS " + std::to_string(fault_count) + " SLAB INVARIANTS " + std::to_string(slab.invariant_violations.size());
       }
-      char row[64];
-      std::snprintf(row, sizeof row, "[%u,%u] %llu: ", mix.insert, mix.erase, static_cast<unsigned long long>(range));
-      for (const auto* run : {&off, &on})
-        if (run->times.faults)
-          faults.push_back(row + std::string("GFSL, recording ") + (run == &off ? "off" : "on") + ": " +
-                           describe_gpu_faults(run->times.first_fault, run->memory->layout(), run->device_bases, "warp"));
+      note_faults("on", on);
       if (slab.times.faults) faults.push_back(row + std::string("slab hash: ") + describe_gpu_faults(slab.times.first_fault, {}, {}, "warp"));
       const double rec = mops(operations, on.times.mix_ms), s = mops(operations, slab.times.mix_ms);
       const double row_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - row_start).count();

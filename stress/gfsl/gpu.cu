@@ -38,7 +38,7 @@ GfslBenchResult run_gfsl_bench(const GfslBenchSpec& spec) {
   GfslBenchResult r;
   r.times = run_mix_bench(gfsl_view(c, memory.pointers()), mix, OpKind::Insert);
   r.memory = memory.to_host();
-  for (void* base : memory.pointers()) r.device_bases.push_back(reinterpret_cast<uintptr_t>(base));
+  r.device_bases = memory.addresses();
   const structures::gfsl host = gfsl_view(c, r.memory->pointers());
   r.chunks_used = *host.next_free;
   for (uint32_t l = 1; l < host.levels(); ++l)

@@ -9,6 +9,7 @@
 
 #include <stdexcept>
 #include <string>
+#include <cstdint>
 #include <vector>
 
 #include <algorithm>
@@ -53,6 +54,13 @@ class DeviceMemory {
   DeviceMemory(const DeviceMemory&) = delete;
   DeviceMemory& operator=(const DeviceMemory&) = delete;
   ArrayPointers pointers() const { return pointers_; }
+  // The arrays' device addresses as numbers: what a fault report names an
+  // address by (describe_gpu_faults) once the memory is gone.
+  std::vector<uintptr_t> addresses() const {
+    std::vector<uintptr_t> out;
+    for (void* p : pointers_) out.push_back(reinterpret_cast<uintptr_t>(p));
+    return out;
+  }
   void reset() {
     for (size_t i = 0; i < layout_.size(); ++i)
       check(cudaMemset(pointers_[i], layout_[i].fill, layout_[i].bytes()), "cudaMemset");
@@ -220,7 +228,7 @@ GpuRun run_warp_structure(const MemoryLayout& layout, MakeView make_view, const 
   faults.to_host(&run.faults);
   run.log = log.to_host();
   run.memory = memory.to_host();
-  for (void* base : memory.pointers()) run.device_bases.push_back(reinterpret_cast<uintptr_t>(base));
+  run.device_bases = memory.addresses();
   return run;
 }
 

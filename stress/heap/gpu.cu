@@ -107,7 +107,7 @@ GpuRun run_heap(const HeapConfig& c, const std::vector<core::workload_op>& ops, 
   faults.to_host(&run.faults);
   run.log = log.to_host();
   run.memory = memory.to_host();
-  for (void* base : memory.pointers()) run.device_bases.push_back(reinterpret_cast<uintptr_t>(base));
+  run.device_bases = memory.addresses();
   return run;
 }
 
@@ -168,7 +168,7 @@ HeapBenchResult run_heap_bench(const HeapBenchSpec& spec) {
   faults.to_host(&f);
   r.faults = f.count;
   r.first_fault = f;
-  for (void* base : heap.pointers()) r.device_bases.push_back(reinterpret_cast<uintptr_t>(base));
+  r.device_bases = heap.addresses();
   if (log) r.log = log->to_host();
   r.memory = heap.to_host();
   r.config = c;
